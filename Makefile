@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# One generic semaphore for Linux, with asynchronous acquisition.
+#
+# This repository holds the series; the targets below turn a pristine
+# kernel tree into the patched one and test it.  See README.md.
+#
+#   make            the main job: prepare the patched tree, build x86_64,
+#                   boot it under QEMU and run the semaphore KUnit suites
+#   make test       the CI tier: the pipeline, the classic suite on the
+#                   pristine and the patched tree, checkpatch per commit
+#   make tree       only prepare build/linux (and build/pristine)
+#   make kunit      ARCH=<arch> (default x86_64) TREE=patched|pristine
+#   make checkpatch scripts/checkpatch.pl --strict on every commit
+#   make deps       install what is missing (Debian 12, apt-get)
+#   make clean      remove build/
+#
+# Variables: KERNEL_SRC=DIR (another base tree instead of Debian's
+# linux-source-6.12), BUILD=DIR (default build/).
+
+ARCH		?= x86_64
+TREE		?= patched
+BUILD		?= $(CURDIR)/build
+T		:= tools/testing/semaphore
+
+export BUILD KERNEL_SRC
+# Our ARCH and TREE are for the scripts, not for the kernel's Makefiles.
+unexport ARCH TREE
+
+RESULTS		:= $(BUILD)/results.tsv
+export RESULTS
+
+.PHONY: all test tree kunit checkpatch deps clean reset-results
+
+all: reset-results deps
+	@$(T)/record-step.sh tree $(T)/mktree.sh $(BUILD)/linux && \
+		$(T)/pristine-tree.sh; \
+	$(T)/kunit.sh x86_64 patched; \
+	$(T)/summary.sh
+
+test: reset-results deps
+	@$(T)/record-step.sh tree $(T)/mktree.sh $(BUILD)/linux && \
+		$(T)/pristine-tree.sh; \
+	$(T)/kunit.sh x86_64 pristine; \
+	$(T)/kunit.sh x86_64 patched; \
+	$(T)/checkpatch.sh; \
+	$(T)/summary.sh
+
+tree: deps
+	@$(T)/mktree.sh $(BUILD)/linux && $(T)/pristine-tree.sh
+
+kunit: reset-results tree
+	@$(T)/kunit.sh $(ARCH) $(TREE); $(T)/summary.sh
+
+checkpatch: reset-results tree
+	@$(T)/checkpatch.sh; $(T)/summary.sh
+
+deps:
+	@$(T)/deps.sh
+
+reset-results:
+	@mkdir -p $(BUILD) && rm -f $(RESULTS)
+
+clean:
+	rm -rf $(BUILD)

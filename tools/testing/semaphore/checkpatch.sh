@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run scripts/checkpatch.pl --strict on every commit of the series (and
+# of the base-tree fixes) in build/linux.  One result per commit.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$LINUX/.git" ] || die "build/linux is missing: run make tree"
+rc=0
+for c in $(git -C "$LINUX" rev-list --reverse base..series); do
+	subject=$(git -C "$LINUX" log -1 --format=%s "$c")
+	out=$(cd "$LINUX" && git format-patch -1 --stdout "$c" |
+	      perl scripts/checkpatch.pl --strict --no-tree --terse --show-types - 2>&1)
+	if [ $? -eq 0 ]; then
+		record PASS "checkpatch/$(git -C "$LINUX" rev-parse --short "$c")" "$subject"
+	else
+		rc=1
+		record FAIL "checkpatch/$(git -C "$LINUX" rev-parse --short "$c")" "$subject"
+		echo "$out" | sed 's/^/    /'
+	fi
+done
+exit $rc

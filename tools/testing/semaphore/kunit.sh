@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build a tree for one architecture out of tree and run the semaphore
+# KUnit suites under QEMU with kunit.py.
+#
+# Usage: kunit.sh ARCH TREE     (TREE: patched or pristine)
+# Environment: KUNIT_EXTRA (more kunit.py arguments), RESULTS.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+arch=${1:-x86_64}
+tree_kind=${2:-patched}
+tree=$(tree_dir "$tree_kind")
+[ -f "$tree/Makefile" ] || die "$tree is missing: run make tree"
+
+row=$(awk -v a="$arch" '$1 == a' "$HERE/arches.txt")
+[ -n "$row" ] || die "unknown ARCH '$arch'; known: $(awk '!/^#/ {printf "%s ", $1}' "$HERE/arches.txt")"
+read -r _ cross gccpkg qemupkgs smp <<<"$row"
+need_pkgs $gccpkg ${qemupkgs//,/ }
+
+if [ "$tree_kind" = pristine ]; then
+	bdir="$BUILD/pristine-$arch"
+	suites=(semaphore_classic)
+else
+	bdir="$BUILD/$arch"
+	suites=(semaphore_classic)
+	[ -f "$tree/lib/tests/semaphore_async_kunit.c" ] && suites+=(semaphore_async)
+fi
+mkdir -p "$bdir" "$BUILD/logs"
+log="$BUILD/logs/kunit-$tree_kind-$arch.log"
+
+args=(run --arch="$arch" --build_dir="$bdir" --kunitconfig=lib/tests
+      --jobs="$(nproc)" --json="$bdir/kunit.json" --timeout=600)
+[ "$cross" != - ] && args+=(--cross_compile="$cross")
+if [ "$smp" != - ]; then
+	args+=(--kconfig_add=CONFIG_SMP=y --qemu_args=-smp --qemu_args="$smp")
+fi
+# shellcheck disable=SC2206
+args+=(${KUNIT_EXTRA:-})
+
+say "kunit: $tree_kind tree, $arch (build in $bdir, log in $log)"
+rm -f "$bdir/kunit.json"
+start=$(date +%s)
+(cd "$tree" && python3 tools/testing/kunit/kunit.py "${args[@]}") 2>&1 | tee "$log" |
+	grep --line-buffered -E '^\[[0-9:]+\] (Building|Starting|Testing|Elapsed|Configuring|Populating|Generating|=+|\[(PASSED|FAILED|SKIPPED|CRASHED)\])|ERROR|error:' 
+kunit_rc=${PIPESTATUS[0]}
+echo "kunit.py exited with $kunit_rc after $(( $(date +%s) - start )) s"
+
+python3 "$HERE/kunit_results.py" "$bdir/kunit.json" "$tree_kind-$arch" "${suites[@]}"
+rc=$?
+[ $kunit_rc -eq 0 ] || rc=1
+exit $rc

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared shell helpers of the semaphore pipeline.  Sourced, not run.
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+HERE="$REPO/tools/testing/semaphore"
+BUILD=${BUILD:-$REPO/build}
+LINUX="$BUILD/linux"
+PRISTINE="$BUILD/pristine"
+RESULTS=${RESULTS:-$BUILD/results.tsv}
+
+# The kernel's own Makefiles must not see this project's make variables.
+unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES
+
+die() { echo "$(basename "$0"): error: $*" >&2; exit 1; }
+say() { echo "== $*"; }
+
+# record STATUS NAME [DETAIL]: one line of results.tsv (PASS/FAIL/SKIP).
+record() {
+	mkdir -p "$(dirname "$RESULTS")"
+	printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >> "$RESULTS"
+	printf '%-4s %s %s\n' "$1" "$2" "${3:-}"
+}
+
+# need_pkgs PKG...: install the Debian packages that are missing.
+need_pkgs() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	say "installing ${missing[*]}"
+	[ "$(id -u)" -eq 0 ] || die "need root to install ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
+		die "apt-get install ${missing[*]} failed"
+}
+
+# The tree for TREE=patched|pristine.
+tree_dir() {
+	case "$1" in
+	patched) echo "$LINUX" ;;
+	pristine) echo "$PRISTINE" ;;
+	*) die "TREE must be patched or pristine, not '$1'" ;;
+	esac
+}

@@ -1,0 +1,204 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Turn a pristine kernel tree into the patched one, as a git repository:
+# the pristine base as one commit, then the base-tree fixes, then the
+# semaphore series, one commit per directory of
+# tools/testing/semaphore/{base-fixes,series}/.
+#
+# A commit directory holds:
+#   message     the commit message (subject, body, Signed-off-by)
+#   remove      paths to delete, one per line (optional)
+#   copy        repository paths to copy into the tree, one per line
+#   *.patch     diffs for Makefiles, Kconfig, MAINTAINERS and doc
+#               indexes, applied in name order with git apply
+#   *.cocci     semantic patches, applied with spatch to the files that
+#               a line "path" in the matching *.cocci.files names
+#   pristine    marks commits that also make up the pristine test tree
+#               (base, base-tree fixes and the classic KUnit suite); they
+#               come first, and every base-fixes commit counts as one
+#
+# Usage: mktree.sh TREE_DIR
+# Environment: KERNEL_SRC (a kernel source directory; default: Debian's
+# /usr/src/linux-source-6.12.tar.xz), FORCE=1 to rebuild from scratch.
+#
+# The result is deterministic: the same inputs give the same commit ids.
+# A stamp of the inputs makes a second run with nothing changed a no-op.
+
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/../../.." && pwd)
+HERE="$REPO/tools/testing/semaphore"
+TREE=${1:?usage: mktree.sh TREE_DIR}
+TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+KERNEL_SRC=${KERNEL_SRC:-}
+
+AUTHOR="Semaphore Series Developers <semaphore-dev@example.org>"
+export GIT_AUTHOR_NAME="${AUTHOR% <*}" GIT_COMMITTER_NAME="${AUTHOR% <*}"
+export GIT_AUTHOR_EMAIL=semaphore-dev@example.org
+export GIT_COMMITTER_EMAIL=semaphore-dev@example.org
+# Fixed dates, one second apart, so that commit ids are reproducible.
+EPOCH=1767225600
+
+die() { echo "mktree: error: $*" >&2; exit 1; }
+say() { echo "mktree: $*"; }
+
+git_tree() { git -C "$TREE" -c core.autocrlf=false "$@"; }
+
+commit_at() {
+	local n=$1; shift
+	GIT_AUTHOR_DATE="@$((EPOCH + n)) +0000" \
+	GIT_COMMITTER_DATE="@$((EPOCH + n)) +0000" git_tree commit -q "$@"
+}
+
+# Identify the base, to know when it changed.
+if [ -n "$KERNEL_SRC" ]; then
+	[ -f "$KERNEL_SRC/Makefile" ] || die "KERNEL_SRC=$KERNEL_SRC is not a kernel tree"
+	KERNEL_SRC=$(cd "$KERNEL_SRC" && pwd)
+	if git -C "$KERNEL_SRC" rev-parse HEAD >/dev/null 2>&1; then
+		base_id="git:$KERNEL_SRC:$(git -C "$KERNEL_SRC" rev-parse HEAD)"
+	else
+		base_id="dir:$KERNEL_SRC:$(stat -c %Y "$KERNEL_SRC/Makefile")"
+	fi
+else
+	[ -f "$TARBALL" ] || die "$TARBALL not found: install linux-source-6.12 (make deps) or set KERNEL_SRC"
+	base_id="tar:$TARBALL:$(stat -c %s:%Y "$TARBALL")"
+fi
+
+# Every input of the series: its directories and the files they copy.
+inputs_hash() {
+	{
+		echo "$base_id"
+		cat "$HERE/mktree.sh"
+		for d in "$HERE"/base-fixes/*/ "$HERE"/series/*/; do
+			[ -d "$d" ] || continue
+			echo "== $d"
+			(cd "$d" && for f in *; do echo "-- $f"; cat "$f"; done)
+			if [ -f "$d/copy" ]; then
+				while read -r f; do
+					[ -n "$f" ] || continue
+					echo "-- copy $f"
+					cat "$REPO/$f" 2>/dev/null || echo "MISSING $f"
+				done < "$d/copy"
+			fi
+		done
+		for f in "$HERE"/base-fixes/*/*.cocci "$HERE"/series/*/*.cocci; do
+			[ -f "$f" ] && cat "$f"
+		done
+		true
+	} | sha256sum | cut -d' ' -f1
+}
+
+stamp=$(inputs_hash)
+stamp_file="$TREE/.git/semaphore-series.stamp"
+if [ -z "${FORCE:-}" ] && [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] &&
+   [ -z "$(git_tree status --porcelain 2>/dev/null)" ]; then
+	say "tree $TREE is up to date ($(git_tree rev-list --count base..HEAD) commits on the base)"
+	exit 0
+fi
+
+# The pristine base, as one commit tagged "base".  Reused if unchanged.
+base_stamp="$TREE/.git/semaphore-base.stamp"
+if [ -n "${FORCE:-}" ] || [ ! -f "$base_stamp" ] || [ "$(cat "$base_stamp")" != "$base_id" ]; then
+	say "preparing the pristine base in $TREE from ${KERNEL_SRC:-$TARBALL}"
+	rm -rf "$TREE"
+	mkdir -p "$TREE"
+	if [ -n "$KERNEL_SRC" ]; then
+		if git -C "$KERNEL_SRC" rev-parse HEAD >/dev/null 2>&1; then
+			git -C "$KERNEL_SRC" archive --format=tar HEAD | tar -x -C "$TREE"
+		else
+			tar -C "$KERNEL_SRC" --exclude=.git -cf - . | tar -x -C "$TREE"
+		fi
+	else
+		tar -xf "$TARBALL" -C "$TREE" --strip-components=1
+	fi
+	version=$(make -s -C "$TREE" kernelversion 2>/dev/null || echo unknown)
+	say "base is Linux $version; committing it (takes a minute)"
+	git_tree init -q -b base-tree
+	git_tree config core.autocrlf false
+	git_tree config gc.auto 0
+	git_tree add -A -f .
+	commit_at 0 -m "Linux $version (pristine base)" \
+		-m "Unpacked from ${KERNEL_SRC:-$TARBALL}."
+	git_tree tag -f base >/dev/null
+	echo "$base_id" > "$base_stamp"
+fi
+
+say "applying the series on the base"
+git_tree checkout -q -f -B series base
+git_tree clean -q -f -d -x
+git_tree tag -d pristine-kunit >/dev/null 2>&1 || true
+
+n=0
+seen_non_pristine=
+apply_commit() {
+	local d=$1 name subject f p
+	name=$(basename "$d")
+	[ -f "$d/message" ] || die "$name: no message file"
+	subject=$(head -n1 "$d/message")
+	n=$((n + 1))
+	printf 'mktree: [%2d] %s\n' "$n" "$subject"
+
+	if [ -f "$d/remove" ]; then
+		while read -r f; do
+			[ -n "$f" ] || continue
+			[ -e "$TREE/$f" ] || die "$name: cannot remove $f: not in the tree"
+			git_tree rm -q -- "$f"
+		done < "$d/remove"
+	fi
+	if [ -f "$d/copy" ]; then
+		while read -r f; do
+			[ -n "$f" ] || continue
+			[ -f "$REPO/$f" ] || die "$name: $f is not in the repository"
+			mkdir -p "$(dirname "$TREE/$f")"
+			cp "$REPO/$f" "$TREE/$f"
+		done < "$d/copy"
+	fi
+	for p in "$d"/*.patch; do
+		[ -f "$p" ] || continue
+		if ! git_tree apply --whitespace=nowarn "$p" 2>"$TREE/.git/apply.err"; then
+			cat "$TREE/.git/apply.err" >&2
+			die "$name: $(basename "$p") does not apply to this tree"
+		fi
+	done
+	for p in "$d"/*.cocci; do
+		[ -f "$p" ] || continue
+		[ -f "$p.files" ] || die "$name: $(basename "$p") has no .files list"
+		local files=()
+		while read -r f; do
+			[ -n "$f" ] || continue
+			[ -f "$TREE/$f" ] || die "$name: $f (for $(basename "$p")) is not in the tree"
+			files+=("$TREE/$f")
+		done < "$p.files"
+		if ! spatch --very-quiet --sp-file "$p" --in-place "${files[@]}" \
+				>"$TREE/.git/spatch.log" 2>&1; then
+			cat "$TREE/.git/spatch.log" >&2
+			die "$name: $(basename "$p") failed"
+		fi
+		for f in "${files[@]}"; do
+			git_tree diff --quiet -- "$f" &&
+				die "$name: $(basename "$p") did not change ${f#"$TREE"/}"
+		done
+	done
+
+	git_tree add -A .
+	git_tree diff --cached --quiet && die "$name: the commit is empty"
+	commit_at "$n" -F "$d/message"
+
+	if [ -f "$d/pristine" ] || [[ $d == */base-fixes/* ]]; then
+		[ -z "$seen_non_pristine" ] || die "$name: pristine commits must come first"
+		git_tree tag -f pristine-kunit >/dev/null
+	else
+		seen_non_pristine=1
+	fi
+}
+
+for d in "$HERE"/base-fixes/*/ "$HERE"/series/*/; do
+	[ -d "$d" ] || continue
+	apply_commit "${d%/}"
+done
+
+git_tree rev-parse -q --verify pristine-kunit >/dev/null ||
+	die "no commit is marked pristine: the pristine test tree is undefined"
+echo "$stamp" > "$stamp_file"
+say "done: $(git_tree rev-list --count base..HEAD) commits on the base; pristine test tree is tag pristine-kunit"
