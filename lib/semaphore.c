@@ -8,7 +8,7 @@
  *
  * The wait-entry design comes from Trond Myklebust's "iosem" (2005), the
  * explicit wait entry for down() from Suparna Bhattacharya, and the idea
- * of one common lib/semaphore.c for every architecture from Benjamin
+ * of one common implementation for every architecture from Benjamin
  * LaHaise.
  *
  * A counting semaphore may be acquired 'n' times before callers wait.
@@ -62,7 +62,7 @@
 #include <linux/ftrace.h>
 #include <trace/events/lock.h>
 
-#define SEM_SHUTDOWN		(1U << 31)
+#define SEM_SHUTDOWN		BIT(31)
 #define SEM_COUNT_MAX		(SEM_SHUTDOWN - 1)
 
 /*
@@ -298,8 +298,8 @@ void __sched up(struct semaphore *sem)
 	}
 	if (!wake_q_empty(&wake_q))
 		wake_up_q(&wake_q);
-	WARN_ONCE(overflow, "semaphore %p: up() would overflow the count\n",
-		  sem);
+	WARN_ONCE(overflow, "semaphore %p: %s() would overflow the count\n",
+		  sem, __func__);
 }
 EXPORT_SYMBOL(up);
 
@@ -662,8 +662,8 @@ void sem_shutdown(struct semaphore *sem)
 		sem_run_grant(waiter);
 	preempt_enable();
 
-	WARN_ONCE(sleepers,
-		  "semaphore %p: sem_shutdown() with sleeping waiters\n", sem);
+	WARN_ONCE(sleepers, "semaphore %p: %s() with sleeping waiters\n",
+		  sem, __func__);
 
 	/* Grant functions run with preemption disabled. */
 	synchronize_rcu();
@@ -749,7 +749,7 @@ int down_async(struct semaphore *sem, struct sem_async *req,
 	int ret;
 
 	if (WARN_ONCE(req->waiter.grant != sem_async_grant || !wq,
-		      "semaphore %p: bad down_async() request %p\n", sem, req))
+		      "semaphore %p: bad %s() request %p\n", sem, __func__, req))
 		return -EINVAL;
 
 	ret = sem_queue_entry(sem, &req->waiter, wq);

@@ -83,7 +83,7 @@ static void sem_async_test_queued(struct kunit *test)
 	struct sem_test_entry e;
 	struct semaphore sem;
 
-	sema_init(&sem, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
 	sem_test_entry_init(&e, &sem);
 	KUNIT_EXPECT_EQ(test, down_entry(&sem, &e.waiter), -EINPROGRESS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e.calls), 0);
@@ -107,7 +107,7 @@ static void sem_async_test_fifo_mixed(struct kunit *test)
 	struct semaphore sem;
 	atomic_t seq = ATOMIC_INIT(0);
 
-	sema_init(&sem, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
 	sleeper[0] = sem_test_thread_run_queued(test, &sem, SEM_TEST_DOWN, 0,
 						false);
 	sleeper[0]->seq = &seq;
@@ -155,7 +155,7 @@ static void sem_async_test_cancel(struct kunit *test)
 	struct sem_test_entry e[2];
 	struct semaphore sem;
 
-	sema_init(&sem, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
 	sem_test_entry_init(&e[0], &sem);
 	sem_test_entry_init(&e[1], &sem);
 	KUNIT_EXPECT_EQ(test, down_entry(&sem, &e[0].waiter), -EINPROGRESS);
@@ -186,7 +186,7 @@ static void sem_async_test_cancel_head(struct kunit *test)
 	struct sem_test_entry head, next;
 	struct semaphore sem;
 
-	sema_init(&sem, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
 	sem_test_entry_init(&head, &sem);
 	sem_test_entry_init(&next, &sem);
 	KUNIT_EXPECT_EQ(test, down_entry(&sem, &head.waiter), -EINPROGRESS);
@@ -281,7 +281,7 @@ static void sem_async_test_cancel_race(struct kunit *test)
 	wake_up_process(task);
 
 	for (i = 1; i <= SEM_TEST_RACE_LOOPS; i++) {
-		sema_init(&sem, 0);
+		sema_init(&sem, SEM_TEST_NO_UNITS);
 		sem_test_entry_init(&e, &sem);
 		if (down_entry(&sem, &e.waiter) != -EINPROGRESS) {
 			bad++;
@@ -319,8 +319,8 @@ static void sem_async_test_cancel_race(struct kunit *test)
 
 	WRITE_ONCE(r.stop, true);
 	atomic_set_release(&r.go, i);
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&r.done,
-							     2 * SEM_TEST_WAIT));
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&r.done,
+							  2 * SEM_TEST_WAIT), 0UL);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 
 	kunit_info(test, "%d rounds: %d granted, %d cancelled\n",
@@ -349,7 +349,7 @@ static void sem_async_test_hardirq(struct kunit *test)
 	struct semaphore sem;
 	unsigned long end;
 
-	sema_init(&sem, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
 	sem_test_entry_init(&e, &sem);
 	KUNIT_EXPECT_EQ(test, down_entry(&sem, &e.waiter), -EINPROGRESS);
 
@@ -360,7 +360,7 @@ static void sem_async_test_hardirq(struct kunit *test)
 	hrtimer_start(&irq.timer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
 	end = jiffies + SEM_TEST_WAIT;
 	while (!atomic_read(&e.calls) && time_before(jiffies, end))
-		msleep(1);
+		usleep_range(500, 1000);
 	hrtimer_cancel(&irq.timer);
 	destroy_hrtimer_on_stack(&irq.timer);
 
@@ -387,7 +387,7 @@ static void sem_async_test_reentrant(struct kunit *test)
 
 	e = kunit_kcalloc(test, SEM_TEST_CHAIN, sizeof(*e), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, e);
-	sema_init(&sem, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
 	for (i = 0; i < SEM_TEST_CHAIN; i++) {
 		sem_test_entry_init(&e[i], &sem);
 		e[i].release = true;
@@ -613,8 +613,8 @@ static void sem_async_test_misuse(struct kunit *test)
 	struct semaphore sem, other;
 	struct sem_test_req r;
 
-	sema_init(&sem, 0);
-	sema_init(&other, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
+	sema_init(&other, SEM_TEST_NO_UNITS);
 	sem_test_entry_init(&e, &sem);
 
 	/* Cancelling an entry that was never queued. */

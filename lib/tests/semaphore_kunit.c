@@ -41,7 +41,7 @@ static void sem_test_init(struct kunit *test)
 	struct semaphore sem0;
 	int i;
 
-	sema_init(&sem0, 0);
+	sema_init(&sem0, SEM_TEST_NO_UNITS);
 	KUNIT_EXPECT_EQ(test, down_trylock(&sem0), 1);
 
 	for (i = 0; i < 3; i++)
@@ -114,7 +114,7 @@ static void sem_test_fifo(struct kunit *test)
 	struct semaphore sem;
 	int i, j;
 
-	sema_init(&sem, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
 	for (i = 0; i < SEM_TEST_FIFO; i++)
 		t[i] = sem_test_thread_run_queued(test, &sem,
 						  i & 1 ? SEM_TEST_DOWN :
@@ -144,7 +144,7 @@ static void sem_test_no_stealing(struct kunit *test)
 	struct semaphore sem;
 	int stolen;
 
-	sema_init(&sem, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
 	t = sem_test_thread_run_queued(test, &sem, SEM_TEST_DOWN, 0, true);
 
 	preempt_disable();
@@ -171,7 +171,7 @@ static void sem_test_interruptible(struct kunit *test)
 	struct sem_test_thread *intr, *next;
 	struct semaphore sem;
 
-	sema_init(&sem, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
 	intr = sem_test_thread_run_queued(test, &sem, SEM_TEST_INTERRUPTIBLE,
 					  0, false);
 	next = sem_test_thread_run_queued(test, &sem, SEM_TEST_DOWN, 0, true);
@@ -198,7 +198,7 @@ static void sem_test_killable(struct kunit *test)
 	struct sem_test_thread *t;
 	struct semaphore sem;
 
-	sema_init(&sem, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
 	t = sem_test_thread_run_queued(test, &sem, SEM_TEST_KILLABLE, 0, false);
 
 	send_sig(SIGUSR1, t->task, 1);
@@ -225,7 +225,7 @@ static void sem_test_timeout(struct kunit *test)
 	long timeout = msecs_to_jiffies(100);
 	int ret;
 
-	sema_init(&sem, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
 	start = jiffies;
 	ret = down_timeout(&sem, timeout);
 	KUNIT_EXPECT_EQ(test, ret, -ETIME);
@@ -254,7 +254,7 @@ static void sem_test_timeout_granted(struct kunit *test)
 	struct semaphore sem;
 	unsigned int cpu;
 
-	sema_init(&sem, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
 	cpu = raw_smp_processor_id();
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)),
 			0);
@@ -305,7 +305,7 @@ static enum hrtimer_restart sem_test_timer_fn(struct hrtimer *timer)
 }
 
 static void sem_test_timer_fire(struct sem_test_timer *st,
-				struct semaphore *sem, bool trylock)
+				struct semaphore *sem, bool trylock, u64 ns)
 {
 	st->sem = sem;
 	st->trylock = trylock;
@@ -315,7 +315,7 @@ static void sem_test_timer_fire(struct sem_test_timer *st,
 	hrtimer_init_on_stack(&st->timer, CLOCK_MONOTONIC,
 			      HRTIMER_MODE_REL_HARD);
 	st->timer.function = sem_test_timer_fn;
-	hrtimer_start(&st->timer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
+	hrtimer_start(&st->timer, ns_to_ktime(ns), HRTIMER_MODE_REL_HARD);
 }
 
 /* Wait for the timer to have fired, and retire it. */
@@ -330,8 +330,8 @@ static bool sem_test_timer_wait(struct sem_test_timer *st)
 
 /*
  * A timeout racing with up(): whatever down_timeout() returns, the units
- * are accounted exactly.  up() comes from a hard interrupt at about the
- * time the timeout expires.
+ * are accounted exactly.  up() comes from a hard interrupt between 0
+ * and 2.5 ticks after the one-tick timeout started.
  */
 static void sem_test_timeout_race(struct kunit *test)
 {
@@ -341,11 +341,12 @@ static void sem_test_timeout_race(struct kunit *test)
 	int i, granted = 0, timedout = 0;
 
 	for (i = 0; i < 100; i++) {
-		sema_init(&sem, 0);
+		sema_init(&sem, SEM_TEST_NO_UNITS);
 		t = sem_test_thread_create(test, &sem, SEM_TEST_TIMEOUT, 1,
 					   false);
 		sem_test_thread_start(t);
-		sem_test_timer_fire(&st, &sem, false);
+		sem_test_timer_fire(&st, &sem, false,
+				    (i % 20) * (TICK_NSEC / 8));
 		KUNIT_EXPECT_TRUE(test, sem_test_wait_returned(t));
 		KUNIT_EXPECT_TRUE(test, sem_test_timer_wait(&st));
 		if (t->ret == 0) {
@@ -369,9 +370,9 @@ static void sem_test_up_hardirq(struct kunit *test)
 	struct sem_test_thread *t;
 	struct semaphore sem;
 
-	sema_init(&sem, 0);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
 	t = sem_test_thread_run_queued(test, &sem, SEM_TEST_DOWN, 0, false);
-	sem_test_timer_fire(&st, &sem, false);
+	sem_test_timer_fire(&st, &sem, false, NSEC_PER_MSEC);
 	KUNIT_EXPECT_TRUE(test, sem_test_timer_wait(&st));
 	KUNIT_EXPECT_TRUE(test, st.hardirq);
 	KUNIT_EXPECT_TRUE(test, sem_test_wait_returned(t));
@@ -387,13 +388,13 @@ static void sem_test_trylock_hardirq(struct kunit *test)
 	struct semaphore sem;
 
 	sema_init(&sem, 1);
-	sem_test_timer_fire(&st, &sem, true);
+	sem_test_timer_fire(&st, &sem, true, NSEC_PER_MSEC);
 	KUNIT_EXPECT_TRUE(test, sem_test_timer_wait(&st));
 	KUNIT_EXPECT_TRUE(test, st.hardirq);
 	KUNIT_EXPECT_EQ(test, st.ret, 0);
 	KUNIT_EXPECT_EQ(test, down_trylock(&sem), 1);
 
-	sem_test_timer_fire(&st, &sem, true);
+	sem_test_timer_fire(&st, &sem, true, NSEC_PER_MSEC);
 	KUNIT_EXPECT_TRUE(test, sem_test_timer_wait(&st));
 	KUNIT_EXPECT_EQ(test, st.ret, 1);
 	up(&sem);

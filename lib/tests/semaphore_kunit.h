@@ -19,6 +19,12 @@
 #include <linux/semaphore.h>
 #include <linux/slab.h>
 
+/*
+ * The initial count of a semaphore with no free unit.  The suites need
+ * such semaphores to queue waiters on; they are not completions.
+ */
+#define SEM_TEST_NO_UNITS	0
+
 /* Upper bound of every wait in the suites, so that a bug fails, not hangs. */
 #define SEM_TEST_WAIT		(5 * HZ)
 
@@ -43,6 +49,7 @@ struct sem_test_thread {
 	bool			hold;
 	int			ret;
 	int			seq_no;
+	bool			entered;
 	atomic_t		*seq;
 	struct completion	returned;
 	struct completion	release;
@@ -58,6 +65,7 @@ static int sem_test_threadfn(void *data)
 	allow_signal(SIGUSR1);
 	allow_signal(SIGKILL);
 
+	WRITE_ONCE(t->entered, true);
 	switch (t->op) {
 	case SEM_TEST_DOWN:
 		down(t->sem);
@@ -131,16 +139,21 @@ static inline bool sem_test_wait_returned(struct sem_test_thread *t)
 /*
  * Wait until the thread sleeps inside its down() call, that is, it is
  * queued on the semaphore: the down() family sets the task state after
- * queueing the waiter and before dropping the semaphore's lock.
+ * queueing the waiter and before dropping the semaphore's lock.  Only a
+ * sleeping state counts: a task being woken is in TASK_WAKING, which is
+ * not TASK_RUNNING either.
  */
 static inline bool sem_test_wait_queued(struct sem_test_thread *t)
 {
 	unsigned long end = jiffies + SEM_TEST_WAIT;
+	unsigned int state;
 
 	while (time_before(jiffies, end)) {
 		if (sem_test_returned(t))
 			return false;
-		if (!task_is_running(t->task))
+		state = READ_ONCE(t->task->__state);
+		if (READ_ONCE(t->entered) &&
+		    (state & (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)))
 			return true;
 		usleep_range(200, 400);
 	}

@@ -11,7 +11,7 @@ rc=0
 for c in $(git -C "$LINUX" rev-list --reverse base..series); do
 	subject=$(git -C "$LINUX" log -1 --format=%s "$c")
 	out=$(cd "$LINUX" && git format-patch -1 --stdout "$c" |
-	      perl scripts/checkpatch.pl --strict --no-tree --terse --show-types - 2>&1)
+	      perl scripts/checkpatch.pl --strict --terse --show-types - 2>&1)
 	if [ $? -eq 0 ]; then
 		record PASS "checkpatch/$(git -C "$LINUX" rev-parse --short "$c")" "$subject"
 	else

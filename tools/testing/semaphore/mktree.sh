@@ -124,6 +124,18 @@ if [ -n "${FORCE:-}" ] || [ ! -f "$base_stamp" ] || [ "$(cat "$base_stamp")" != 
 	echo "$base_id" > "$base_stamp"
 fi
 
+# Re-applying rewrites every file the series touches.  Remember their
+# modification times, so that files that end up unchanged keep them and
+# the kernel builds in build/<arch> do not recompile for nothing.
+old_head=$(git_tree rev-parse -q --verify series || true)
+mtimes="$TREE/.git/semaphore-mtimes"
+: > "$mtimes"
+if [ -n "$old_head" ]; then
+	git_tree diff --name-only base "$old_head" | while read -r f; do
+		[ -f "$TREE/$f" ] && printf '%s\t%s\n' "$(stat -c %Y "$TREE/$f")" "$f"
+	done > "$mtimes"
+fi
+
 say "applying the series on the base"
 git_tree checkout -q -f -B series base
 git_tree clean -q -f -d -x
@@ -152,11 +164,13 @@ apply_commit() {
 			[ -f "$REPO/$f" ] || die "$name: $f is not in the repository"
 			mkdir -p "$(dirname "$TREE/$f")"
 			cp "$REPO/$f" "$TREE/$f"
+			# Forced: Debian's tree ignores everything new.
+			git_tree add -f -- "$f"
 		done < "$d/copy"
 	fi
 	for p in "$d"/*.patch; do
 		[ -f "$p" ] || continue
-		if ! git_tree apply --whitespace=nowarn "$p" 2>"$TREE/.git/apply.err"; then
+		if ! git_tree apply --index --whitespace=nowarn "$p" 2>"$TREE/.git/apply.err"; then
 			cat "$TREE/.git/apply.err" >&2
 			die "$name: $(basename "$p") does not apply to this tree"
 		fi
@@ -181,7 +195,7 @@ apply_commit() {
 		done
 	done
 
-	git_tree add -A .
+	git_tree add -u .
 	git_tree diff --cached --quiet && die "$name: the commit is empty"
 	commit_at "$n" -F "$d/message"
 
@@ -197,6 +211,16 @@ for d in "$HERE"/base-fixes/*/ "$HERE"/series/*/; do
 	[ -d "$d" ] || continue
 	apply_commit "${d%/}"
 done
+
+if [ -n "$old_head" ]; then
+	while IFS=$'\t' read -r t f; do
+		if [ -f "$TREE/$f" ] &&
+		   [ "$(git_tree rev-parse -q --verify "$old_head:$f")" = \
+		     "$(git_tree rev-parse -q --verify "HEAD:$f")" ]; then
+			touch -m -d "@$t" "$TREE/$f"
+		fi
+	done < "$mtimes"
+fi
 
 git_tree rev-parse -q --verify pristine-kunit >/dev/null ||
 	die "no commit is marked pristine: the pristine test tree is undefined"
