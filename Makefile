@@ -12,6 +12,8 @@
 #   make tree       only prepare build/linux (and build/pristine)
 #   make kunit      ARCH=<arch> (default x86_64) TREE=patched|pristine
 #   make checkpatch scripts/checkpatch.pl --strict on every commit
+#   make mutation   break lib/semaphore.c on purpose (mutations/*.patch)
+#                   and require the KUnit suites to catch every mutant
 #   make deps       install what is missing (Debian 12, apt-get)
 #   make clean      remove build/
 #
@@ -30,7 +32,7 @@ unexport ARCH TREE
 RESULTS		:= $(BUILD)/results.tsv
 export RESULTS
 
-.PHONY: all test tree kunit checkpatch deps clean reset-results
+.PHONY: all test tree kunit checkpatch mutation deps clean reset-results
 
 all: reset-results deps
 	@$(T)/record-step.sh tree $(T)/mktree.sh $(BUILD)/linux && \
@@ -54,6 +56,9 @@ kunit: reset-results tree
 
 checkpatch: reset-results tree
 	@$(T)/checkpatch.sh; $(T)/summary.sh
+
+mutation: reset-results tree
+	@$(T)/mutate.sh $(MUTATIONS); $(T)/summary.sh
 
 deps:
 	@$(T)/deps.sh

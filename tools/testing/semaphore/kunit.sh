@@ -4,7 +4,7 @@
 # Build a tree for one architecture out of tree and run the semaphore
 # KUnit suites under QEMU with kunit.py.
 #
-# Usage: kunit.sh ARCH TREE     (TREE: patched or pristine)
+# Usage: kunit.sh ARCH TREE     (TREE: patched, pristine or mutant)
 # Environment: KUNIT_EXTRA (more kunit.py arguments), RESULTS.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -24,8 +24,10 @@ if [ "$tree_kind" = pristine ]; then
 	suites=(semaphore_classic)
 else
 	bdir="$BUILD/$arch"
+	[ "$tree_kind" = mutant ] && bdir="$BUILD/mutant-$arch"
 	suites=(semaphore_classic)
 	[ -f "$tree/lib/tests/semaphore_async_kunit.c" ] && suites+=(semaphore_async)
+	[ -d "$tree/samples/semaphore" ] && suites+=(semaphore_async_sample)
 fi
 mkdir -p "$bdir" "$BUILD/logs"
 log="$BUILD/logs/kunit-$tree_kind-$arch.log"

@@ -7,6 +7,7 @@ HERE="$REPO/tools/testing/semaphore"
 BUILD=${BUILD:-$REPO/build}
 LINUX="$BUILD/linux"
 PRISTINE="$BUILD/pristine"
+MUTANT="$BUILD/mutant"
 RESULTS=${RESULTS:-$BUILD/results.tsv}
 
 # The kernel's own Makefiles must not see this project's make variables.
@@ -42,6 +43,7 @@ tree_dir() {
 	case "$1" in
 	patched) echo "$LINUX" ;;
 	pristine) echo "$PRISTINE" ;;
-	*) die "TREE must be patched or pristine, not '$1'" ;;
+	mutant) echo "$MUTANT" ;;
+	*) die "TREE must be patched, pristine or mutant, not '$1'" ;;
 	esac
 }

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Mutation check of the KUnit suites: break lib/semaphore.c on purpose,
+# one mutation at a time (mutations/*.patch), and require that the suites
+# catch it.  Each mutation is one result: PASS if at least one test
+# failed (the tests that failed are listed), FAIL if the mutant passed.
+#
+# The mutants are built in a worktree of the series, build/mutant, for
+# x86_64 in build/mutant-x86_64 (a full build first, then only
+# lib/semaphore.c is rebuilt per mutation).
+#
+# Usage: mutate.sh [MUTATION...]   (names of mutations/*.patch, default all)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$LINUX/.git" ] || die "build/linux is missing: run make tree"
+git -C "$LINUX" worktree prune
+if ! git -C "$MUTANT" rev-parse --git-dir >/dev/null 2>&1; then
+	rm -rf "$MUTANT"
+	git -C "$LINUX" worktree add -q -f --detach "$MUTANT" series
+fi
+
+if [ $# -gt 0 ]; then
+	patches=()
+	for m in "$@"; do patches+=("$HERE/mutations/$m.patch"); done
+else
+	patches=("$HERE"/mutations/*.patch)
+fi
+
+rc=0
+for p in "${patches[@]}"; do
+	name=$(basename "$p" .patch)
+	[ -f "$p" ] || die "no mutation $name"
+	git -C "$MUTANT" checkout -q -f --detach series
+	if ! git -C "$MUTANT" apply "$p"; then
+		record FAIL "mutation/$name" "does not apply to lib/semaphore.c"
+		rc=1
+		continue
+	fi
+	say "mutation $name: $(head -n1 "$p")"
+	tmp=$(mktemp)
+	RESULTS=$tmp KUNIT_EXTRA="--timeout=300" "$HERE/kunit.sh" x86_64 mutant >/dev/null 2>&1
+	caught=$(awk -F'\t' '$1 == "FAIL" { sub(/^kunit\/[^\/]*\//, "", $2); printf "%s ", $2 }' "$tmp")
+	rm -f "$tmp"
+	if [ -n "$caught" ]; then
+		record PASS "mutation/$name" "caught by: $caught"
+	else
+		record FAIL "mutation/$name" "survived: every test passed"
+		rc=1
+	fi
+done
+git -C "$MUTANT" checkout -q -f --detach series
+exit $rc
