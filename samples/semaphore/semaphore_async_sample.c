@@ -195,14 +195,14 @@ static void sample_test_complete(struct kunit *test)
 /* Removal fails the waiting requests and drains the running ones. */
 static void sample_test_remove(struct kunit *test)
 {
-	struct sample_dev *dev = sample_dev_create(200, 2000);
+	struct sample_dev *dev = sample_dev_create(50, 20000);
 	unsigned int ok, shut, i;
 
 	KUNIT_ASSERT_NOT_NULL(test, dev);
 	sample_dev_start(dev);
 	/* Let requests pile up behind the two slots. */
-	for (i = 0; i < 500 && READ_ONCE(dev->submitted) < 20; i++)
-		msleep(20);
+	for (i = 0; i < 1000 && READ_ONCE(dev->submitted) < 10; i++)
+		usleep_range(1000, 2000);
 	hrtimer_cancel(&dev->irq);
 	/* The device goes away while requests wait for slots. */
 	sem_shutdown(&dev->slots);
