@@ -62,8 +62,8 @@
 #include <linux/ftrace.h>
 #include <trace/events/lock.h>
 
-#define SEM_SHUTDOWN		BIT(31)
-#define SEM_COUNT_MAX		(SEM_SHUTDOWN - 1)
+#define SEM_SHUTDOWN		__SEM_SHUTDOWN
+#define SEM_COUNT_MAX		__SEM_COUNT_MAX
 
 /*
  * States of a struct sem_waiter.  The values are not small integers so

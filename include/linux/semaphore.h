@@ -15,6 +15,7 @@
 #ifndef __LINUX_SEMAPHORE_H
 #define __LINUX_SEMAPHORE_H
 
+#include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue_types.h>
@@ -47,6 +48,55 @@ static inline void sema_init(struct semaphore *sem, int val)
 	static struct lock_class_key __key;
 	*sem = (struct semaphore) __SEMAPHORE_INITIALIZER(*sem, val);
 	lockdep_init_map(&sem->lock.dep_map, "semaphore->lock", &__key, 0);
+}
+
+/* Bit 31 of ->count: sem_shutdown() was called.  The rest counts units. */
+#define __SEM_SHUTDOWN		BIT(31)
+#define __SEM_COUNT_MAX		(__SEM_SHUTDOWN - 1)
+
+/*
+ * Accessors for code outside lib/semaphore.c.  They return a snapshot
+ * that may be stale by the time the caller looks at it: use them for
+ * assertions, tracing and debugging output, never to decide whether a
+ * down() would sleep.
+ */
+
+/**
+ * sem_count - the number of free units of a semaphore
+ * @sem: the semaphore
+ *
+ * Context: Any context.
+ * Return: how many more down() calls would succeed without sleeping, at
+ * the time of the call.
+ */
+static inline unsigned int sem_count(const struct semaphore *sem)
+{
+	return READ_ONCE(sem->count) & __SEM_COUNT_MAX;
+}
+
+/**
+ * sem_is_locked - whether a semaphore has no free unit
+ * @sem: the semaphore
+ *
+ * Context: Any context.
+ * Return: true if a down() would sleep at the time of the call.
+ */
+static inline bool sem_is_locked(const struct semaphore *sem)
+{
+	return sem_count(sem) == 0;
+}
+
+/**
+ * sem_has_waiters - whether anyone waits for a semaphore
+ * @sem: the semaphore
+ *
+ * Context: Any context.
+ * Return: true if a sleeper or a wait entry was queued at the time of
+ * the call.
+ */
+static inline bool sem_has_waiters(const struct semaphore *sem)
+{
+	return !list_empty(&sem->wait_list);
 }
 
 extern void down(struct semaphore *sem);

@@ -654,6 +654,37 @@ static void sem_async_test_misuse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&e.calls), 0);
 }
 
+/* The accessors for code outside lib/semaphore.c. */
+static void sem_async_test_accessors(struct kunit *test)
+{
+	struct sem_test_entry e;
+	struct semaphore sem;
+
+	sema_init(&sem, 2);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 2U);
+	KUNIT_EXPECT_FALSE(test, sem_is_locked(&sem));
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(&sem));
+	KUNIT_EXPECT_EQ(test, down_trylock(&sem), 0);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+	KUNIT_EXPECT_EQ(test, down_trylock(&sem), 0);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 0U);
+	KUNIT_EXPECT_TRUE(test, sem_is_locked(&sem));
+
+	sem_test_entry_init(&e, &sem);
+	KUNIT_EXPECT_EQ(test, down_entry(&sem, &e.waiter), -EINPROGRESS);
+	KUNIT_EXPECT_TRUE(test, sem_has_waiters(&sem));
+	up(&sem);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(&sem));
+	KUNIT_EXPECT_TRUE(test, sem_is_locked(&sem));
+	up(&sem);
+	up(&sem);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 2U);
+
+	/* The shut-down mark is not a unit. */
+	sem_shutdown(&sem);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 2U);
+}
+
 static struct kunit_case sem_async_cases[] = {
 	KUNIT_CASE(sem_async_test_immediate),
 	KUNIT_CASE(sem_async_test_queued),
@@ -668,6 +699,7 @@ static struct kunit_case sem_async_cases[] = {
 	KUNIT_CASE(sem_async_test_requeue),
 	KUNIT_CASE(sem_async_test_shutdown),
 	KUNIT_CASE(sem_async_test_misuse),
+	KUNIT_CASE(sem_async_test_accessors),
 	{}
 };
 

@@ -227,6 +227,7 @@ static struct kunit_suite sample_suite = {
 	.name = "semaphore_async_sample",
 	.test_cases = sample_cases,
 };
+
 kunit_test_suite(sample_suite);
 #endif
 

@@ -7,6 +7,9 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$LINUX/.git" ] || die "build/linux is missing: run make tree"
+# spdxcheck.py needs python3-ply: use Debian's python3, not another one
+# that may come first in PATH.
+export PATH="/usr/bin:$PATH"
 rc=0
 for c in $(git -C "$LINUX" rev-list --reverse base..series); do
 	subject=$(git -C "$LINUX" log -1 --format=%s "$c")
