@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// Code outside lib/semaphore.c must not read or write the members of
-/// struct semaphore.  Reads go through sem_count(), sem_is_locked() and
-/// sem_has_waiters(); a write of the count becomes sema_init(), which must
-/// then be checked by hand: it is only correct where nobody can be queued.
+/// struct semaphore.  In patch mode, reads become sem_count(),
+/// sem_is_locked() and sem_has_waiters().  Writes are only reported: the
+/// right fix depends on what the code meant (sema_init() where nobody can
+/// be queued, up() to give back a unit that is held).
+///
+/// Members are matched by type.  In macro bodies, where the type is
+/// unknown, the semaphore members that the tree embeds are matched by
+/// name (the list below).  Coccinelle does not parse the bodies of
+/// TRACE_EVENT() and DECLARE_EVENT_CLASS(): fs/xfs/xfs_trace.h is
+/// converted by hand.
 ///
 // Confidence: High
 // Copyright: (C) 2026 Semaphore Series Developers.
-// Comments: Needs type information: run with the headers that define the
-// structures embedding the semaphore (make coccicheck does).
-// Options: --include-headers --recursive-includes
+// Comments: Needs type information for the typed rules: spatch must see
+// the headers that define the structures embedding the semaphore.
+// Options: --include-headers
 
 virtual patch
 virtual context
@@ -18,7 +25,6 @@ virtual report
 @r_patch depends on patch@
 struct semaphore S;
 struct semaphore *P;
-expression V;
 @@
 (
 - !list_empty(&S.wait_list)
@@ -45,12 +51,6 @@ expression V;
 - P->count <= 0
 + sem_is_locked(P)
 |
-- S.count = V
-+ sema_init(&S, V)
-|
-- P->count = V
-+ sema_init(P, V)
-|
 - S.count
 + sem_count(&S)
 |
@@ -58,23 +58,65 @@ expression V;
 + sem_count(P)
 )
 
-@r_find depends on !patch@
+// Macro bodies carry no types: match the embedded semaphores by name.
+@r_macro depends on patch@
+expression E;
+identifier fld = {b_sema};
+@@
+(
+- ((E)->fld.count <= 0)
++ sem_is_locked(&(E)->fld)
+|
+- (E)->fld.count <= 0
++ sem_is_locked(&(E)->fld)
+|
+- E->fld.count
++ sem_count(&E->fld)
+)
+
+@r_context depends on context@
 struct semaphore S;
 struct semaphore *P;
+expression E;
+identifier fld = {b_sema};
+@@
+(
+* S.count
+|
+* P->count
+|
+* S.wait_list
+|
+* P->wait_list
+|
+* S.lock
+|
+* P->lock
+|
+* E->fld.count
+)
+
+@r_find depends on org || report@
+struct semaphore S;
+struct semaphore *P;
+expression E;
+identifier fld = {b_sema};
 position p;
 @@
 (
-* S.count@p
+  S.count@p
 |
-* P->count@p
+  P->count@p
 |
-* S.wait_list@p
+  S.wait_list@p
 |
-* P->wait_list@p
+  P->wait_list@p
 |
-* S.lock@p
+  S.lock@p
 |
-* P->lock@p
+  P->lock@p
+|
+  E->fld.count@p
 )
 
 @script:python depends on org@

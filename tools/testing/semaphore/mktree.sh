@@ -12,8 +12,9 @@
 #   copy        repository paths to copy into the tree, one per line
 #   *.patch     diffs for Makefiles, Kconfig, MAINTAINERS and doc
 #               indexes, applied in name order with git apply
-#   *.cocci     semantic patches, applied with spatch to the files that
-#               a line "path" in the matching *.cocci.files names
+#   spatch      semantic patches to apply, one per line: a .cocci file
+#               (in the commit directory, or a repository path) followed
+#               by the tree files to apply it to; every file must change
 #   pristine    marks commits that also make up the pristine test tree
 #               (base, base-tree fixes and the classic KUnit suite); they
 #               come first, and every base-fixes commit counts as one
@@ -82,8 +83,12 @@ inputs_hash() {
 				done < "$d/copy"
 			fi
 		done
-		for f in "$HERE"/base-fixes/*/*.cocci "$HERE"/series/*/*.cocci; do
-			[ -f "$f" ] && cat "$f"
+		for f in "$HERE"/base-fixes/*/spatch "$HERE"/series/*/spatch; do
+			[ -f "$f" ] || continue
+			while read -r script _; do
+				[ -n "$script" ] || continue
+				cat "$(dirname "$f")/$script" "$REPO/$script" 2>/dev/null
+			done < "$f"
 		done
 		true
 	} | sha256sum | cut -d' ' -f1
@@ -175,25 +180,35 @@ apply_commit() {
 			die "$name: $(basename "$p") does not apply to this tree"
 		fi
 	done
-	for p in "$d"/*.cocci; do
-		[ -f "$p" ] || continue
-		[ -f "$p.files" ] || die "$name: $(basename "$p") has no .files list"
-		local files=()
-		while read -r f; do
-			[ -n "$f" ] || continue
-			[ -f "$TREE/$f" ] || die "$name: $f (for $(basename "$p")) is not in the tree"
-			files+=("$TREE/$f")
-		done < "$p.files"
-		if ! spatch --very-quiet --sp-file "$p" --in-place "${files[@]}" \
-				>"$TREE/.git/spatch.log" 2>&1; then
-			cat "$TREE/.git/spatch.log" >&2
-			die "$name: $(basename "$p") failed"
-		fi
-		for f in "${files[@]}"; do
-			git_tree diff --quiet -- "$f" &&
-				die "$name: $(basename "$p") did not change ${f#"$TREE"/}"
-		done
-	done
+	if [ -f "$d/spatch" ]; then
+		local script files
+		while read -r script files; do
+			[ -n "$script" ] || continue
+			if [ -f "$d/$script" ]; then
+				p="$d/$script"
+			elif [ -f "$REPO/$script" ]; then
+				p="$REPO/$script"
+			else
+				die "$name: semantic patch $script not found"
+			fi
+			local paths=()
+			for f in $files; do
+				[ -f "$TREE/$f" ] || die "$name: $f (for $script) is not in the tree"
+				paths+=("$f")
+			done
+			[ ${#paths[@]} -gt 0 ] || die "$name: no files for $script"
+			if ! (cd "$TREE" && spatch --very-quiet -D patch --sp-file "$p" \
+					--include-headers --in-place "${paths[@]}") \
+					>"$TREE/.git/spatch.log" 2>&1; then
+				cat "$TREE/.git/spatch.log" >&2
+				die "$name: spatch $script failed"
+			fi
+			for f in "${paths[@]}"; do
+				git_tree diff --quiet -- "$f" &&
+					die "$name: $script did not change $f"
+			done
+		done < "$d/spatch"
+	fi
 
 	git_tree add -u .
 	git_tree diff --cached --quiet && die "$name: the commit is empty"
