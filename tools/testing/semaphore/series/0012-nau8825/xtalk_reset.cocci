@@ -1,5 +1,8 @@
-// Release the crosstalk protection's unit instead of writing the count.
-@@
+// SPDX-License-Identifier: GPL-2.0-only
+// Give back the crosstalk protection's unit instead of writing the count.
+virtual patch
+
+@depends on patch@
 identifier nau;
 @@
  nau8825_sema_reset(struct nau8825 *nau)
