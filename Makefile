@@ -14,6 +14,9 @@
 #   make checkpatch scripts/checkpatch.pl --strict on every commit
 #   make mutation   break lib/semaphore.c on purpose (mutations/*.patch)
 #                   and require the KUnit suites to catch every mutant
+#   make cocci      tests of the semantic patches (expected outputs)
+#   make objcheck   compile every C file the series touches, for x86_64
+#   make internals  whole-tree search for struct semaphore member access
 #   make deps       install what is missing (Debian 12, apt-get)
 #   make clean      remove build/
 #
@@ -32,7 +35,8 @@ unexport ARCH TREE
 RESULTS		:= $(BUILD)/results.tsv
 export RESULTS
 
-.PHONY: all test tree kunit checkpatch mutation deps clean reset-results
+.PHONY: all test tree kunit checkpatch mutation cocci objcheck internals \
+	deps clean reset-results
 
 all: reset-results deps
 	@$(T)/record-step.sh tree $(T)/mktree.sh $(BUILD)/linux && \
@@ -46,6 +50,8 @@ test: reset-results deps
 	$(T)/kunit.sh x86_64 pristine; \
 	$(T)/kunit.sh x86_64 patched; \
 	$(T)/checkpatch.sh; \
+	$(T)/cocci-test.sh; \
+	$(T)/objcheck.sh; \
 	$(T)/summary.sh
 
 tree: deps
@@ -59,6 +65,15 @@ checkpatch: reset-results tree
 
 mutation: reset-results tree
 	@$(T)/mutate.sh $(MUTATIONS); $(T)/summary.sh
+
+cocci: reset-results deps
+	@$(T)/cocci-test.sh; $(T)/summary.sh
+
+objcheck: reset-results tree
+	@$(T)/objcheck.sh; $(T)/summary.sh
+
+internals: reset-results tree
+	@$(T)/check-internals.sh; $(T)/summary.sh
 
 deps:
 	@$(T)/deps.sh

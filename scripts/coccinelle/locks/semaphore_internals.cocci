@@ -22,9 +22,39 @@ virtual context
 virtual org
 virtual report
 
+// Writes are left alone in patch mode; record where they are.
+@r_write depends on patch@
+struct semaphore S;
+struct semaphore *P;
+expression V;
+position w;
+@@
+(
+  S.count@w = V
+|
+  P->count@w = V
+|
+  S.count@w += V
+|
+  P->count@w += V
+|
+  S.count@w -= V
+|
+  P->count@w -= V
+|
+  S.count@w++
+|
+  P->count@w++
+|
+  S.count@w--
+|
+  P->count@w--
+)
+
 @r_patch depends on patch@
 struct semaphore S;
 struct semaphore *P;
+position p != r_write.w;
 @@
 (
 - !list_empty(&S.wait_list)
@@ -51,10 +81,10 @@ struct semaphore *P;
 - P->count <= 0
 + sem_is_locked(P)
 |
-- S.count
+- S.count@p
 + sem_count(&S)
 |
-- P->count
+- P->count@p
 + sem_count(P)
 )
 

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The search behind "no code outside lib/semaphore.c reads or writes the
+# members of struct semaphore", on the patched tree:
+#  1. make coccicheck MODE=report with semaphore_internals.cocci over the
+#     whole tree (members matched by type);
+#  2. Coccinelle does not parse TRACE_EVENT() bodies, so grep the trace
+#     headers for the names that the tree gives struct semaphore members
+#     and variables, followed by .count, .wait_list or .lock.
+# Either finding something outside lib/semaphore.c and
+# include/linux/semaphore.h is a failure.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$LINUX/.git" ] || die "build/linux is missing: run make tree"
+command -v spatch >/dev/null || need_pkgs coccinelle
+mkdir -p "$BUILD/logs"
+log="$BUILD/logs/check-internals.log"
+
+say "coccicheck: semaphore_internals.cocci over the whole tree (a few minutes)"
+start=$(date +%s)
+make -C "$LINUX" coccicheck MODE=report J="$(nproc)" \
+	COCCI=scripts/coccinelle/locks/semaphore_internals.cocci > "$log" 2>&1
+secs=$(( $(date +%s) - start ))
+hits=$(grep -E '^[^ ]+:[0-9]+:[0-9]+-[0-9]+: struct semaphore member' "$log" |
+       grep -v -E '^(\./)?(lib/semaphore\.c|include/linux/semaphore\.h):' || true)
+if [ -z "$hits" ]; then
+	record PASS "internals/coccicheck" "no member access outside lib/semaphore.c ($secs s)"
+else
+	record FAIL "internals/coccicheck" "$(echo "$hits" | wc -l) accesses"
+	echo "$hits" | sed 's/^/    /'
+fi
+
+names=$(cd "$LINUX" && git grep -h -o -E 'struct semaphore[[:space:]]+\*?[a-z_][a-z0-9_]*' -- '*.c' '*.h' |
+	awk '{print $3}' | tr -d '*' | sort -u | paste -sd'|')
+trace=$(cd "$LINUX" && git grep -l -E 'TRACE_EVENT|DECLARE_EVENT_CLASS' -- '*.h' |
+	xargs grep -n -E "\\b($names)(\\.|->)(count|wait_list|lock)\\b" 2>/dev/null |
+	grep -v -E '^(lib/semaphore\.c|include/linux/semaphore\.h):' || true)
+if [ -z "$trace" ]; then
+	record PASS "internals/trace-headers" "no semaphore member in TRACE_EVENT headers"
+else
+	record FAIL "internals/trace-headers" "$(echo "$trace" | wc -l) lines"
+	echo "$trace" | sed 's/^/    /'
+fi
