@@ -681,6 +681,8 @@ static void sem_async_workfn(struct work_struct *work)
 	req->func(work);
 	/* @req may have been freed by now. */
 	local_irq_save(flags);
+	/* Taken by sem_async_grant(), in another context. */
+	__acquire(&sem_async_srcu);
 	srcu_up_read(&sem_async_srcu, idx);
 	local_irq_restore(flags);
 }
@@ -694,6 +696,8 @@ static void sem_async_grant(struct sem_waiter *waiter, int status)
 	/* Interrupts off: Tiny SRCU's counters are not interrupt safe. */
 	local_irq_save(flags);
 	req->srcu_idx = srcu_down_read(&sem_async_srcu);
+	/* Released by sem_async_workfn(), in another context. */
+	__release(&sem_async_srcu);
 	local_irq_restore(flags);
 	queue_work(req->wq, &req->work);
 }
