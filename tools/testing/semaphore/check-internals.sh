@@ -17,6 +17,18 @@ set -uo pipefail
 command -v spatch >/dev/null || need_pkgs coccinelle
 mkdir -p "$BUILD/logs"
 log="$BUILD/logs/check-internals.log"
+rc=0
+
+# verdict NAME WHAT-IF-CLEAN FINDINGS: one result, with the findings listed.
+verdict() {
+	if [ -z "$3" ]; then
+		record PASS "internals/$1" "$2"
+	else
+		record FAIL "internals/$1" "$(echo "$3" | wc -l) findings"
+		echo "$3" | sed 's/^/    /'
+		rc=1
+	fi
+}
 
 say "coccicheck: semaphore_internals.cocci over the whole tree (a few minutes)"
 start=$(date +%s)
@@ -25,21 +37,12 @@ make -C "$LINUX" coccicheck MODE=report J="$(nproc)" \
 secs=$(( $(date +%s) - start ))
 hits=$(grep -E '^[^ ]+:[0-9]+:[0-9]+-[0-9]+: struct semaphore member' "$log" |
        grep -v -E '^(\./)?(lib/semaphore\.c|include/linux/semaphore\.h):' || true)
-if [ -z "$hits" ]; then
-	record PASS "internals/coccicheck" "no member access outside lib/semaphore.c ($secs s)"
-else
-	record FAIL "internals/coccicheck" "$(echo "$hits" | wc -l) accesses"
-	echo "$hits" | sed 's/^/    /'
-fi
+verdict coccicheck "no member access outside lib/semaphore.c ($secs s)" "$hits"
 
 names=$(cd "$LINUX" && git grep -h -o -E 'struct semaphore[[:space:]]+\*?[a-z_][a-z0-9_]*' -- '*.c' '*.h' |
 	awk '{print $3}' | tr -d '*' | sort -u | paste -sd'|')
 trace=$(cd "$LINUX" && git grep -l -E 'TRACE_EVENT|DECLARE_EVENT_CLASS' -- '*.h' |
 	xargs grep -n -E "\\b($names)(\\.|->)(count|wait_list|lock)\\b" 2>/dev/null |
 	grep -v -E '^(lib/semaphore\.c|include/linux/semaphore\.h):' || true)
-if [ -z "$trace" ]; then
-	record PASS "internals/trace-headers" "no semaphore member in TRACE_EVENT headers"
-else
-	record FAIL "internals/trace-headers" "$(echo "$trace" | wc -l) lines"
-	echo "$trace" | sed 's/^/    /'
-fi
+verdict trace-headers "no semaphore member in TRACE_EVENT headers" "$trace"
+exit $rc
