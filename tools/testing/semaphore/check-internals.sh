@@ -32,8 +32,12 @@ verdict() {
 
 say "coccicheck: semaphore_internals.cocci over the whole tree (a few minutes)"
 start=$(date +%s)
-make -C "$LINUX" coccicheck MODE=report J="$(nproc)" \
-	COCCI=scripts/coccinelle/locks/semaphore_internals.cocci > "$log" 2>&1
+if ! make -C "$LINUX" coccicheck MODE=report J="$(nproc)" \
+	COCCI=scripts/coccinelle/locks/semaphore_internals.cocci > "$log" 2>&1 ||
+   ! grep -q 'files match' "$log"; then
+	record FAIL internals/coccicheck "coccicheck did not run, see $log"
+	rc=1
+fi
 secs=$(( $(date +%s) - start ))
 hits=$(grep -E '^[^ ]+:[0-9]+:[0-9]+-[0-9]+: struct semaphore member' "$log" |
        grep -v -E '^(\./)?(lib/semaphore\.c|include/linux/semaphore\.h):' || true)
