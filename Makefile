@@ -38,15 +38,17 @@ export RESULTS
 .PHONY: all test tree kunit checkpatch mutation cocci objcheck internals \
 	deps clean reset-results
 
+# Prepare build/linux and build/pristine, recording the step as a result.
+RECORD_TREE	= $(T)/record-step.sh tree $(T)/mktree.sh $(BUILD)/linux && \
+		  $(T)/pristine-tree.sh
+
 all: reset-results deps
-	@$(T)/record-step.sh tree $(T)/mktree.sh $(BUILD)/linux && \
-		$(T)/pristine-tree.sh; \
+	@$(RECORD_TREE); \
 	$(T)/kunit.sh x86_64 patched; \
 	$(T)/summary.sh
 
 test: reset-results deps
-	@$(T)/record-step.sh tree $(T)/mktree.sh $(BUILD)/linux && \
-		$(T)/pristine-tree.sh; \
+	@$(RECORD_TREE); \
 	$(T)/kunit.sh x86_64 pristine; \
 	$(T)/kunit.sh x86_64 patched; \
 	$(T)/checkpatch.sh; \
