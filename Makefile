@@ -11,6 +11,7 @@
 #                   pristine and the patched tree, checkpatch per commit
 #   make tree       only prepare build/linux (and build/pristine)
 #   make kunit      ARCH=<arch> (default x86_64) TREE=patched|pristine
+#   make arches     all 11 ports, pristine and patched: build/arches.csv
 #   make checkpatch scripts/checkpatch.pl --strict on every commit
 #   make mutation   break lib/semaphore.c on purpose (mutations/*.patch)
 #                   and require the KUnit suites to catch every mutant
@@ -20,7 +21,8 @@
 #   make deps       install what is missing (Debian 12, apt-get)
 #   make clean      remove build/
 #
-# Variables: KERNEL_SRC=DIR (another base tree instead of Debian's
+# Variables: ARCHES="arm64 sparc" (make arches: a subset),
+# TEST_ARCHES (the extra ports of make test), KERNEL_SRC=DIR (another base tree instead of Debian's
 # linux-source-6.12), BUILD=DIR (default build/).
 
 ARCH		?= x86_64
@@ -33,9 +35,13 @@ export BUILD KERNEL_SRC
 unexport ARCH TREE
 
 RESULTS		:= $(BUILD)/results.tsv
+# make test: besides x86_64, one other 64-bit port (s390: big-endian) and
+# one 32-bit port (i386), patched tree.
+TEST_ARCHES	?= s390 i386
+ARCHES		?=
 export RESULTS
 
-.PHONY: all test tree kunit checkpatch mutation cocci objcheck internals \
+.PHONY: all test tree kunit arches checkpatch mutation cocci objcheck internals \
 	deps clean reset-results
 
 # Prepare build/linux and build/pristine, recording the step as a result.
@@ -51,6 +57,7 @@ test: reset-results deps
 	@$(RECORD_TREE); \
 	$(T)/kunit.sh x86_64 pristine; \
 	$(T)/kunit.sh x86_64 patched; \
+	for a in $(TEST_ARCHES); do $(T)/kunit.sh $$a patched; done; \
 	$(T)/checkpatch.sh; \
 	$(T)/cocci-test.sh; \
 	$(T)/objcheck.sh; \
@@ -61,6 +68,9 @@ tree: deps
 
 kunit: reset-results tree
 	@$(T)/kunit.sh $(ARCH) $(TREE); $(T)/summary.sh
+
+arches: reset-results tree
+	@$(T)/arches.sh $(ARCHES); $(T)/summary.sh
 
 checkpatch: reset-results tree
 	@$(T)/checkpatch.sh; $(T)/summary.sh

@@ -33,7 +33,7 @@ mkdir -p "$bdir" "$BUILD/logs"
 log="$BUILD/logs/kunit-$tree_kind-$arch.log"
 
 args=(run --arch="$arch" --build_dir="$bdir" --kunitconfig=lib/tests
-      --jobs="$(nproc)" --json="$bdir/kunit.json" --timeout=600)
+      --jobs="$(nproc)" --json="$bdir/kunit.json" --timeout=300)
 [ "$cross" != - ] && args+=(--cross_compile="$cross")
 if [ "$smp" != - ]; then
 	args+=(--kconfig_add=CONFIG_SMP=y --qemu_args=-smp --qemu_args="$smp")

@@ -15,6 +15,9 @@
 #   spatch      semantic patches to apply, one per line: a .cocci file
 #               (in the commit directory, or a repository path) followed
 #               by the tree files to apply it to; every file must change
+# Commits of base-fixes/ repair the base tree itself (a port that does
+# not build); they come before the series and end at tag "fixed-base".
+#
 #   pristine    marks commits that also make up the pristine test tree
 #               (base, base-tree fixes and the classic KUnit suite); they
 #               come first, and every base-fixes commit counts as one
@@ -145,6 +148,9 @@ say "applying the series on the base"
 git_tree checkout -q -f -B series base
 git_tree clean -q -f -d -x
 git_tree tag -d pristine-kunit >/dev/null 2>&1 || true
+# "fixed-base": the base with the base-tree fixes, where the semaphore
+# series itself starts (the base when there are no fixes).
+git_tree tag -f fixed-base >/dev/null
 
 n=0
 seen_non_pristine=
@@ -217,6 +223,9 @@ apply_commit() {
 	if [ -f "$d/pristine" ] || [[ $d == */base-fixes/* ]]; then
 		[ -z "$seen_non_pristine" ] || die "$name: pristine commits must come first"
 		git_tree tag -f pristine-kunit >/dev/null
+		if [[ $d == */base-fixes/* ]]; then
+			git_tree tag -f fixed-base >/dev/null
+		fi
 	else
 		seen_non_pristine=1
 	fi
