@@ -19,17 +19,11 @@
 /*
  * Some notes on the implementation:
  *
- * The raw spinlock protects every member of the semaphore.  It is a raw
- * spinlock, and not the lock of a wait_queue_head_t, because up() and
- * down_trylock() may be called from hard interrupt context, also on
- * PREEMPT_RT.  Various parts of the kernel also call down() in interrupt
- * context when they know it will succeed, so every path disables
- * interrupts while it holds the lock.
- *
- * The low 31 bits of ->count are the units that are free; bit 31 is set
- * by sem_shutdown().  Every waiter is a struct sem_waiter on ->wait_list,
- * oldest first.  A sleeping waiter has ->task set, an asynchronous one has
- * ->grant set.
+ * ->count is an atomic_t: bits 0-29 are the units that are free, bit 30
+ * (SEM_WAITERS) is set while ->wait_list is not empty, bit 31
+ * (SEM_SHUTDOWN) is set by sem_shutdown().  Every waiter is a struct
+ * sem_waiter on ->wait_list, oldest first.  A sleeping waiter has ->task
+ * set, an asynchronous one has ->grant set.
  *
  * Invariant: if ->wait_list is not empty, no unit is free.  A new request
  * queues behind the waiters; up() hands its unit directly to the oldest
@@ -37,6 +31,35 @@
  * invariant, a waiter that leaves the queue without being granted
  * (timeout, signal, sem_cancel(), sem_shutdown()) never holds a unit that
  * would have to be passed on.
+ *
+ * The fast path.  While nobody waits, down() and its variants take a unit
+ * with one compare-and-exchange on ->count when a unit is free, and up()
+ * gives one back with one compare-and-exchange when SEM_WAITERS is clear;
+ * neither touches the lock.  Everything else takes the raw spinlock, which
+ * protects ->wait_list and every change of SEM_WAITERS.  SEM_WAITERS is
+ * set, under the lock, by the compare-and-exchange that finds no free
+ * unit, before the waiter is queued; from then on the fast up() fails and
+ * takes the lock, so a unit released while anyone waits always goes
+ * through the lock to the oldest waiter, and nothing steals it.  The bit
+ * is cleared, under the lock, when the last waiter leaves.  Because all
+ * changes of ->count are compare-and-exchange or atomic bit operations on
+ * the whole word, a fast-path change and a slow-path change can never
+ * both succeed on the same old value.
+ *
+ * Memory ordering: every successful down takes its unit with an acquire
+ * operation (the fast path's and the locked path's compare-and-exchange),
+ * and up() gives a unit back with a release operation (its
+ * compare-and-exchange), so everything before an up() happens before
+ * everything after the down that takes that unit.  A unit handed to a
+ * waiter goes through the lock instead: the granting up() holds it
+ * (release on unlock) and the waiter takes it (acquire) or runs after it
+ * on the same CPU.
+ *
+ * The raw spinlock is a raw spinlock, and not the lock of a
+ * wait_queue_head_t, because up() and down_trylock() may be called from
+ * hard interrupt context, also on PREEMPT_RT.  Various parts of the kernel
+ * also call down() in interrupt context when they know it will succeed,
+ * so every path disables interrupts while it holds the lock.
  *
  * The grant is decided under the lock: the entry is dequeued and marked,
  * and it holds the unit from that moment, whatever happens to it later.
@@ -63,6 +86,7 @@
 #include <trace/events/lock.h>
 
 #define SEM_SHUTDOWN		__SEM_SHUTDOWN
+#define SEM_WAITERS		__SEM_WAITERS
 #define SEM_COUNT_MAX		__SEM_COUNT_MAX
 
 /*
@@ -91,27 +115,55 @@ struct sem_grant_queue {
 
 static DEFINE_PER_CPU(struct sem_grant_queue, sem_grant_queue);
 
-static inline unsigned int sem_units(const struct semaphore *sem)
+/*
+ * The fast path of every down: take a free unit without the lock.  A free
+ * unit implies that nobody waits (the invariant), so this never overtakes
+ * a waiter.  Acquire: pairs with the release of the up() that freed it.
+ */
+static __always_inline bool sem_take_fast(struct semaphore *sem)
 {
-	return sem->count & SEM_COUNT_MAX;
+	int c = atomic_read(&sem->count);
+
+	do {
+		if (unlikely(!(c & SEM_COUNT_MAX)))
+			return false;
+	} while (!atomic_try_cmpxchg_acquire(&sem->count, &c, c - 1));
+	return true;
 }
 
-/* Take one unit if one is free.  Called with sem->lock held. */
-static inline bool sem_take_unit(struct semaphore *sem)
+/*
+ * Called with sem->lock held by a caller that will queue a waiter if this
+ * returns false: take a free unit (acquire, as above), or else set
+ * SEM_WAITERS, in one compare-and-exchange with the fast paths.
+ */
+static bool sem_take_or_wait(struct semaphore *sem)
 {
-	if (likely(sem_units(sem))) {
-		sem->count--;
-		return true;
+	int c = atomic_read(&sem->count);
+
+	for (;;) {
+		if (c & SEM_COUNT_MAX) {
+			if (atomic_try_cmpxchg_acquire(&sem->count, &c, c - 1))
+				return true;
+		} else if (c & SEM_WAITERS) {
+			return false;
+		} else if (atomic_try_cmpxchg_relaxed(&sem->count, &c,
+						      c | SEM_WAITERS)) {
+			/* Ordered against up() by sem->lock from here on. */
+			return false;
+		}
 	}
-	return false;
 }
 
-static noinline void __down(struct semaphore *sem);
-static noinline int __down_interruptible(struct semaphore *sem);
-static noinline int __down_killable(struct semaphore *sem);
-static noinline int __down_timeout(struct semaphore *sem, long timeout);
-static struct sem_waiter *__up(struct semaphore *sem,
-			       struct wake_q_head *wake_q);
+/* A waiter left ->wait_list; called with sem->lock held. */
+static inline void sem_waiter_gone(struct semaphore *sem)
+{
+	if (list_empty(&sem->wait_list))
+		atomic_andnot(SEM_WAITERS, &sem->count);
+}
+
+static noinline int __down_common(struct semaphore *sem, long state,
+				  long timeout);
+static noinline void __up_slow(struct semaphore *sem);
 static void sem_run_grant(struct sem_waiter *waiter);
 
 /**
@@ -129,13 +181,10 @@ static void sem_run_grant(struct sem_waiter *waiter);
  */
 void __sched down(struct semaphore *sem)
 {
-	unsigned long flags;
-
 	might_sleep();
-	raw_spin_lock_irqsave(&sem->lock, flags);
-	if (!sem_take_unit(sem))
-		__down(sem);
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
+	if (likely(sem_take_fast(sem)))
+		return;
+	__down_common(sem, TASK_UNINTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
 }
 EXPORT_SYMBOL(down);
 
@@ -154,16 +203,10 @@ EXPORT_SYMBOL(down);
  */
 int __sched down_interruptible(struct semaphore *sem)
 {
-	unsigned long flags;
-	int result = 0;
-
 	might_sleep();
-	raw_spin_lock_irqsave(&sem->lock, flags);
-	if (!sem_take_unit(sem))
-		result = __down_interruptible(sem);
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-
-	return result;
+	if (likely(sem_take_fast(sem)))
+		return 0;
+	return __down_common(sem, TASK_INTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
 }
 EXPORT_SYMBOL(down_interruptible);
 
@@ -180,16 +223,10 @@ EXPORT_SYMBOL(down_interruptible);
  */
 int __sched down_killable(struct semaphore *sem)
 {
-	unsigned long flags;
-	int result = 0;
-
 	might_sleep();
-	raw_spin_lock_irqsave(&sem->lock, flags);
-	if (!sem_take_unit(sem))
-		result = __down_killable(sem);
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-
-	return result;
+	if (likely(sem_take_fast(sem)))
+		return 0;
+	return __down_common(sem, TASK_KILLABLE, MAX_SCHEDULE_TIMEOUT);
 }
 EXPORT_SYMBOL(down_killable);
 
@@ -212,14 +249,7 @@ EXPORT_SYMBOL(down_killable);
  */
 int __sched down_trylock(struct semaphore *sem)
 {
-	unsigned long flags;
-	bool taken;
-
-	raw_spin_lock_irqsave(&sem->lock, flags);
-	taken = sem_take_unit(sem);
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-
-	return !taken;
+	return !sem_take_fast(sem);
 }
 EXPORT_SYMBOL(down_trylock);
 
@@ -238,16 +268,10 @@ EXPORT_SYMBOL(down_trylock);
  */
 int __sched down_timeout(struct semaphore *sem, long timeout)
 {
-	unsigned long flags;
-	int result = 0;
-
 	might_sleep();
-	raw_spin_lock_irqsave(&sem->lock, flags);
-	if (!sem_take_unit(sem))
-		result = __down_timeout(sem, timeout);
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-
-	return result;
+	if (likely(sem_take_fast(sem)))
+		return 0;
+	return __down_common(sem, TASK_UNINTERRUPTIBLE, timeout);
 }
 EXPORT_SYMBOL(down_timeout);
 
@@ -268,47 +292,31 @@ EXPORT_SYMBOL(down_timeout);
  * queue_work().
  *
  * An up() that would overflow the count warns and is ignored: the count
- * saturates at 2^31 - 1.
+ * saturates at 2^30 - 1.
  *
  * Context: Any context.
  */
 void __sched up(struct semaphore *sem)
 {
-	struct sem_waiter *granted = NULL;
-	unsigned long flags;
-	bool overflow = false;
-	DEFINE_WAKE_Q(wake_q);
+	int c = atomic_read(&sem->count);
 
-	raw_spin_lock_irqsave(&sem->lock, flags);
-	if (likely(list_empty(&sem->wait_list))) {
-		if (likely(sem_units(sem) < SEM_COUNT_MAX))
-			sem->count++;
-		else
-			overflow = true;
-	} else {
-		granted = __up(sem, &wake_q);
-	}
-	if (granted)
-		preempt_disable();
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-
-	if (granted) {
-		sem_run_grant(granted);
-		preempt_enable();
-	}
-	if (!wake_q_empty(&wake_q))
-		wake_up_q(&wake_q);
-	WARN_ONCE(overflow, "semaphore %p: %s() would overflow the count\n",
-		  sem, __func__);
+	do {
+		if (unlikely(c & SEM_WAITERS) ||
+		    unlikely((c & SEM_COUNT_MAX) == SEM_COUNT_MAX)) {
+			__up_slow(sem);
+			return;
+		}
+		/* Release: pairs with the acquire of the next down. */
+	} while (!atomic_try_cmpxchg_release(&sem->count, &c, c + 1));
 }
 EXPORT_SYMBOL(up);
 
 /* Functions for the contended case */
 
 /*
- * Because this function is inlined, the 'state' parameter will be
- * constant, and thus optimised away by the compiler.  Likewise the
- * 'timeout' parameter for the cases without timeouts.
+ * Queue on the stack and sleep until up() hands a unit over, a signal
+ * allowed by @state arrives, or @timeout expires.  Called with sem->lock
+ * held, interrupts disabled, after sem_take_or_wait() found no free unit.
  */
 static inline int __sched ___down_common(struct semaphore *sem, long state,
 					 long timeout)
@@ -336,43 +344,34 @@ static inline int __sched ___down_common(struct semaphore *sem, long state,
 
  timed_out:
 	list_del(&waiter.list);
+	sem_waiter_gone(sem);
 	return -ETIME;
 
  interrupted:
 	list_del(&waiter.list);
+	sem_waiter_gone(sem);
 	return -EINTR;
 }
 
-static inline int __sched __down_common(struct semaphore *sem, long state,
-					long timeout)
+/* The slow path of the down() family: the fast path found no free unit. */
+static noinline int __sched __down_common(struct semaphore *sem, long state,
+					  long timeout)
 {
+	unsigned long flags;
 	int ret;
 
-	trace_contention_begin(sem, 0);
-	ret = ___down_common(sem, state, timeout);
-	trace_contention_end(sem, ret);
+	raw_spin_lock_irqsave(&sem->lock, flags);
+	if (sem_take_or_wait(sem)) {
+		/* A unit was freed since the fast path looked. */
+		ret = 0;
+	} else {
+		trace_contention_begin(sem, 0);
+		ret = ___down_common(sem, state, timeout);
+		trace_contention_end(sem, ret);
+	}
+	raw_spin_unlock_irqrestore(&sem->lock, flags);
 
 	return ret;
-}
-
-static noinline void __sched __down(struct semaphore *sem)
-{
-	__down_common(sem, TASK_UNINTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
-}
-
-static noinline int __sched __down_interruptible(struct semaphore *sem)
-{
-	return __down_common(sem, TASK_INTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
-}
-
-static noinline int __sched __down_killable(struct semaphore *sem)
-{
-	return __down_common(sem, TASK_KILLABLE, MAX_SCHEDULE_TIMEOUT);
-}
-
-static noinline int __sched __down_timeout(struct semaphore *sem, long timeout)
-{
-	return __down_common(sem, TASK_UNINTERRUPTIBLE, timeout);
 }
 
 /*
@@ -389,6 +388,7 @@ static struct sem_waiter *__up(struct semaphore *sem,
 						     struct sem_waiter, list);
 
 	list_del(&waiter->list);
+	sem_waiter_gone(sem);
 	if (waiter->task) {
 		wake_q_add(wake_q, waiter->task);
 		waiter->state = SEM_WAITER_DONE;
@@ -397,6 +397,45 @@ static struct sem_waiter *__up(struct semaphore *sem,
 	waiter->status = 0;
 	WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
 	return waiter;
+}
+
+/*
+ * The slow path of up(): someone waits, or the count would overflow.  The
+ * fast path may still change ->count while SEM_WAITERS is clear, hence the
+ * compare-and-exchange even under the lock.
+ */
+static noinline void __sched __up_slow(struct semaphore *sem)
+{
+	struct sem_waiter *granted = NULL;
+	unsigned long flags;
+	bool overflow = false;
+	DEFINE_WAKE_Q(wake_q);
+	int c;
+
+	raw_spin_lock_irqsave(&sem->lock, flags);
+	if (likely(list_empty(&sem->wait_list))) {
+		c = atomic_read(&sem->count);
+		do {
+			if ((c & SEM_COUNT_MAX) == SEM_COUNT_MAX) {
+				overflow = true;
+				break;
+			}
+		} while (!atomic_try_cmpxchg_release(&sem->count, &c, c + 1));
+	} else {
+		granted = __up(sem, &wake_q);
+	}
+	if (granted)
+		preempt_disable();
+	raw_spin_unlock_irqrestore(&sem->lock, flags);
+
+	if (granted) {
+		sem_run_grant(granted);
+		preempt_enable();
+	}
+	if (!wake_q_empty(&wake_q))
+		wake_up_q(&wake_q);
+	WARN_ONCE(overflow, "semaphore %p: up() would overflow the count\n",
+		  sem);
 }
 
 /* Call the grant function of a settled entry; it may free the entry. */
@@ -502,13 +541,13 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 	} else if (waiter->state == SEM_WAITER_QUEUED ||
 		   waiter->state == SEM_WAITER_GRANTING) {
 		ret = -EBUSY;
-	} else if (sem->count & SEM_SHUTDOWN) {
+	} else if (atomic_read(&sem->count) & SEM_SHUTDOWN) {
 		ret = -ESHUTDOWN;
 	} else {
 		if (wq)
 			container_of(waiter, struct sem_async, waiter)->wq = wq;
 		waiter->sem = sem;
-		if (sem_take_unit(sem)) {
+		if (sem_take_or_wait(sem)) {
 			waiter->state = SEM_WAITER_IDLE;
 			ret = 0;
 		} else {
@@ -600,6 +639,7 @@ int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
 		ret = -EINVAL;
 	} else if (waiter->state == SEM_WAITER_QUEUED) {
 		list_del_init(&waiter->list);
+		sem_waiter_gone(sem);
 		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
 		ret = 0;
 	} else {
@@ -645,7 +685,7 @@ void sem_shutdown(struct semaphore *sem)
 
 	might_sleep();
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	sem->count |= SEM_SHUTDOWN;
+	atomic_or(SEM_SHUTDOWN, &sem->count);
 	list_for_each_entry_safe(waiter, next, &sem->wait_list, list) {
 		if (waiter->task) {
 			sleepers = true;
@@ -655,6 +695,7 @@ void sem_shutdown(struct semaphore *sem)
 		waiter->status = -ESHUTDOWN;
 		WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
 	}
+	sem_waiter_gone(sem);
 	preempt_disable();
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
 

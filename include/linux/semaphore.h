@@ -15,7 +15,10 @@
 #ifndef __LINUX_SEMAPHORE_H
 #define __LINUX_SEMAPHORE_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/bug.h>
+#include <linux/limits.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue_types.h>
@@ -23,14 +26,22 @@
 /* Please don't access any members of this structure directly */
 struct semaphore {
 	raw_spinlock_t		lock;
-	unsigned int		count;
+	atomic_t		count;
 	struct list_head	wait_list;
 };
+
+/*
+ * ->count: bits 0-29 count the free units, bit 30 says that ->wait_list
+ * is not empty, bit 31 that sem_shutdown() was called.
+ */
+#define __SEM_SHUTDOWN		INT_MIN
+#define __SEM_WAITERS		0x40000000
+#define __SEM_COUNT_MAX		(__SEM_WAITERS - 1)
 
 #define __SEMAPHORE_INITIALIZER(name, n)				\
 {									\
 	.lock		= __RAW_SPIN_LOCK_UNLOCKED((name).lock),	\
-	.count		= n,						\
+	.count		= ATOMIC_INIT(n),				\
 	.wait_list	= LIST_HEAD_INIT((name).wait_list),		\
 }
 
@@ -43,16 +54,19 @@ struct semaphore {
 #define DEFINE_SEMAPHORE(_name, _n)	\
 	struct semaphore _name = __SEMAPHORE_INITIALIZER(_name, _n)
 
+/*
+ * A semaphore holds at most 2^30 - 1 free units; sema_init() with more,
+ * or with a negative count, warns and starts at that maximum.
+ */
 static inline void sema_init(struct semaphore *sem, int val)
 {
 	static struct lock_class_key __key;
+
+	if (WARN_ON_ONCE((unsigned int)val > __SEM_COUNT_MAX))
+		val = __SEM_COUNT_MAX;
 	*sem = (struct semaphore) __SEMAPHORE_INITIALIZER(*sem, val);
 	lockdep_init_map(&sem->lock.dep_map, "semaphore->lock", &__key, 0);
 }
-
-/* Bit 31 of ->count: sem_shutdown() was called.  The rest counts units. */
-#define __SEM_SHUTDOWN		BIT(31)
-#define __SEM_COUNT_MAX		(__SEM_SHUTDOWN - 1)
 
 /*
  * Accessors for code outside lib/semaphore.c.  They return a snapshot
@@ -71,7 +85,7 @@ static inline void sema_init(struct semaphore *sem, int val)
  */
 static inline unsigned int sem_count(const struct semaphore *sem)
 {
-	return READ_ONCE(sem->count) & __SEM_COUNT_MAX;
+	return atomic_read(&sem->count) & __SEM_COUNT_MAX;
 }
 
 /**
@@ -96,7 +110,7 @@ static inline bool sem_is_locked(const struct semaphore *sem)
  */
 static inline bool sem_has_waiters(const struct semaphore *sem)
 {
-	return !list_empty(&sem->wait_list);
+	return atomic_read(&sem->count) & __SEM_WAITERS;
 }
 
 extern void down(struct semaphore *sem);

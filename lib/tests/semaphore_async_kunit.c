@@ -612,6 +612,7 @@ static void sem_async_test_misuse(struct kunit *test)
 	struct sem_test_entry e, raw;
 	struct semaphore sem, other;
 	struct sem_test_req r;
+	unsigned int max;
 
 	sema_init(&sem, SEM_TEST_NO_UNITS);
 	sema_init(&other, SEM_TEST_NO_UNITS);
@@ -646,12 +647,20 @@ static void sem_async_test_misuse(struct kunit *test)
 	sem_waiter_init(&r.req.waiter, sem_test_grant);
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, system_wq), -EINVAL);
 
-	/* up() at the largest count saturates instead of wrapping. */
+	/*
+	 * sema_init() beyond the largest count starts at the largest count,
+	 * and up() there saturates instead of wrapping.
+	 */
 	sema_init(&sem, INT_MAX);
+	max = sem_count(&sem);
+	KUNIT_EXPECT_GT(test, max, 0U);
 	up(&sem);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), max);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(&sem));
 	sem_test_entry_init(&e, &sem);
 	KUNIT_EXPECT_EQ(test, down_entry(&sem, &e.waiter), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e.calls), 0);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), max - 1);
 }
 
 /* The accessors for code outside lib/semaphore.c. */

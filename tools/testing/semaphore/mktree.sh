@@ -10,8 +10,12 @@
 #   message     the commit message (subject, body, Signed-off-by)
 #   remove      paths to delete, one per line (optional)
 #   copy        repository paths to copy into the tree, one per line
-#   *.patch     diffs for Makefiles, Kconfig, MAINTAINERS and doc
-#               indexes, applied in name order with git apply
+#   *.patch     diffs, applied in name order with git apply: for
+#               Makefiles, Kconfig, MAINTAINERS and doc indexes, and for
+#               a later change to a file that an earlier commit copies
+#               (the repository holds each file in its final form, so a
+#               copy made by an earlier commit gets the later diffs that
+#               touch it applied in reverse)
 #   spatch      semantic patches to apply, one per line: a .cocci file
 #               (in the commit directory, or a repository path) followed
 #               by the tree files to apply it to; every file must change
@@ -152,6 +156,29 @@ git_tree tag -d pristine-kunit >/dev/null 2>&1 || true
 # series itself starts (the base when there are no fixes).
 git_tree tag -f fixed-base >/dev/null
 
+all_dirs=()
+for d in "$HERE"/base-fixes/*/ "$HERE"/series/*/; do
+	[ -d "$d" ] && all_dirs+=("${d%/}")
+done
+
+# unpatch_later DIR FILE: FILE was just copied into the tree in its final
+# form by the commit of DIR; undo, newest first, what the diffs of later
+# commits change in it, so that each commit holds the file as it was then.
+unpatch_later() {
+	local d=$1 f=$2 i p
+	for ((i = ${#all_dirs[@]} - 1; i >= 0; i--)); do
+		[ "${all_dirs[i]}" = "$d" ] && break
+		for p in $(ls -r "${all_dirs[i]}"/*.patch 2>/dev/null); do
+			grep -qxF "+++ b/$f" "$p" || continue
+			if ! git_tree apply -R --include="$f" --whitespace=nowarn "$p" \
+					2>"$TREE/.git/apply.err"; then
+				cat "$TREE/.git/apply.err" >&2
+				die "$(basename "$d"): cannot take $(basename "${all_dirs[i]}")/$(basename "$p") back out of $f"
+			fi
+		done
+	done
+}
+
 n=0
 seen_non_pristine=
 apply_commit() {
@@ -175,6 +202,7 @@ apply_commit() {
 			[ -f "$REPO/$f" ] || die "$name: $f is not in the repository"
 			mkdir -p "$(dirname "$TREE/$f")"
 			cp "$REPO/$f" "$TREE/$f"
+			unpatch_later "$d" "$f"
 			# Forced: Debian's tree ignores everything new.
 			git_tree add -f -- "$f"
 		done < "$d/copy"
@@ -231,9 +259,8 @@ apply_commit() {
 	fi
 }
 
-for d in "$HERE"/base-fixes/*/ "$HERE"/series/*/; do
-	[ -d "$d" ] || continue
-	apply_commit "${d%/}"
+for d in "${all_dirs[@]}"; do
+	apply_commit "$d"
 done
 
 if [ -n "$old_head" ]; then
