@@ -12,7 +12,13 @@
 #   make tree       only prepare build/linux (and build/pristine)
 #   make kunit      ARCH=<arch> (default x86_64) TREE=patched|pristine
 #   make arches     all 11 ports, pristine and patched: build/arches.csv
+#   make bench      benchmark, pristine against patched: build/bench.csv
 #   make checkpatch scripts/checkpatch.pl --strict on every commit
+#   make kerneldoc  scripts/kernel-doc -none -Wall on every changed file
+#   make sparse     make C=2 on every touched file, pristine and patched
+#   make bisect     build and test every commit of the series (x86_64)
+#   make patches    git format-patch with cover letters: build/patches/
+#   make htmldocs   Documentation/locking with Sphinx (semaphore.rst)
 #   make mutation   break lib/semaphore.c on purpose (mutations/*.patch)
 #                   and require the KUnit suites to catch every mutant
 #   make cocci      tests of the semantic patches (expected outputs)
@@ -39,9 +45,11 @@ RESULTS		:= $(BUILD)/results.tsv
 # one 32-bit port (i386), patched tree.
 TEST_ARCHES	?= s390 i386
 ARCHES		?=
+BENCH_ARCHES	?= x86_64 arm64
 export RESULTS
 
-.PHONY: all test tree kunit arches checkpatch mutation cocci objcheck internals \
+.PHONY: all test tree kunit arches bench checkpatch kerneldoc sparse \
+	bisect patches htmldocs mutation cocci objcheck internals \
 	deps clean reset-results
 
 # Prepare build/linux and build/pristine, recording the step as a result.
@@ -59,8 +67,10 @@ test: reset-results deps
 	$(T)/kunit.sh x86_64 patched; \
 	for a in $(TEST_ARCHES); do $(T)/kunit.sh $$a patched; done; \
 	$(T)/checkpatch.sh; \
+	$(T)/kerneldoc.sh; \
 	$(T)/cocci-test.sh; \
 	$(T)/objcheck.sh; \
+	$(T)/sparse.sh; \
 	$(T)/summary.sh
 
 tree: deps
@@ -72,8 +82,27 @@ kunit: reset-results tree
 arches: reset-results tree
 	@$(T)/arches.sh $(ARCHES); $(T)/summary.sh
 
+# A benchmark, not a test: no results, no closing line.
+bench: tree
+	@$(T)/bench.sh $(BENCH_ARCHES)
+
 checkpatch: reset-results tree
 	@$(T)/checkpatch.sh; $(T)/summary.sh
+
+kerneldoc: reset-results tree
+	@$(T)/kerneldoc.sh; $(T)/summary.sh
+
+sparse: reset-results tree
+	@$(T)/sparse.sh; $(T)/summary.sh
+
+bisect: reset-results tree
+	@$(T)/bisect.sh; $(T)/summary.sh
+
+patches: tree
+	@$(T)/patches.sh
+
+htmldocs: reset-results tree
+	@$(T)/htmldocs.sh; $(T)/summary.sh
 
 mutation: reset-results tree
 	@$(T)/mutate.sh $(MUTATIONS); $(T)/summary.sh

@@ -9,12 +9,7 @@ set -uo pipefail
 
 [ -d "$LINUX/.git" ] || die "build/linux is missing: run make tree"
 
-# config name, options, objects
-declare -A opts objs
-opts[a]="COMPILE_TEST OF XFS_FS MD BCACHE USB USB_TMC DRM DRM_OMAP SOUND SND SND_SOC I2C SND_SOC_ALL_CODECS SND_SOC_NAU8825 ACPI KUNIT SEMAPHORE_KUNIT_TEST SAMPLES SAMPLE_SEMAPHORE_ASYNC FTRACE FUNCTION_TRACER EVENT_TRACING"
-objs[a]="lib/semaphore.o lib/tests/semaphore_kunit.o lib/tests/semaphore_async_kunit.o samples/semaphore/semaphore_async_sample.o fs/xfs/xfs_buf.o fs/xfs/xfs_trace.o drivers/acpi/osl.o drivers/md/bcache/btree.o drivers/usb/class/usbtmc.o drivers/gpu/drm/omapdrm/dss/dsi.o sound/soc/codecs/nau8825.o"
-opts[b]="COMPILE_TEST OF FB FB_DEVICE GPIOLIB FB_OMAP2 FB_OMAP2_DSS_DSI"
-objs[b]="drivers/video/fbdev/omap2/omapfb/dss/dsi.o"
+. "$HERE/objcheck.conf"
 
 rc=0
 for c in a b; do

@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The semaphore benchmark: build the pristine and the patched kernel with
+# the same benchmark code (bench/semaphore_bench.c, a KUnit suite that
+# prints figures), boot each under QEMU, and print one table of pristine,
+# patched and patched/pristine per architecture.  A benchmark, not a test:
+# it records no results in results.tsv.
+#
+# Usage: bench.sh [ARCH...]        (default: x86_64 arm64)
+# Environment: BENCH_RUNS (runs of each multi-CPU figure, default 3).
+#
+# Single-thread figures (uncontended pairs, up()/cancel with queued
+# waiters, grant latency) run under QEMU -icount shift=0, where time is
+# counted in guest instructions, so reruns agree; they are run twice and
+# the spread is printed.  Wake-up latency, contended throughput and
+# fairness need real concurrency (-smp 2 and -smp 4 under multi-threaded
+# TCG): median of BENCH_RUNS runs, with the spread (max-min)/median.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+if [ $# -gt 0 ]; then arches=("$@"); else arches=(x86_64 arm64); fi
+runs=${BENCH_RUNS:-3}
+csv="$BUILD/bench.csv"
+raw="$BUILD/logs/bench.raw"
+mkdir -p "$BUILD/logs"
+: > "$raw"
+
+[ -d "$LINUX/.git" ] || die "$LINUX is missing: run make tree"
+
+# bench_tree KIND: a worktree of build/linux with the benchmark added.
+bench_tree() {
+	local kind=$1 dir="$BUILD/bench-$1" rev
+	rev=$([ "$kind" = pristine ] && echo pristine-kunit || echo series)
+	git -C "$LINUX" worktree prune
+	if ! git -C "$dir" rev-parse --git-dir >/dev/null 2>&1; then
+		rm -rf "$dir"
+		git -C "$LINUX" worktree add -q -f --detach "$dir" "$rev"
+	else
+		git -C "$dir" checkout -q -f --detach "$rev"
+	fi
+	cp "$HERE/bench/semaphore_bench.c" "$dir/lib/tests/semaphore_bench.c"
+	# Same text for both trees when nothing changed: keep make incremental.
+	git -C "$dir" checkout -q -- lib/tests/Makefile
+	{
+		echo 'obj-$(CONFIG_KUNIT) += semaphore_bench.o'
+		[ "$kind" = patched ] &&
+			echo 'CFLAGS_semaphore_bench.o += -DSEM_BENCH_ASYNC'
+	} >> "$dir/lib/tests/Makefile"
+	echo "$dir"
+}
+
+cat > "$BUILD/bench.kunitconfig" <<'EOF'
+CONFIG_KUNIT=y
+CONFIG_SMP=y
+CONFIG_NR_CPUS=8
+EOF
+
+# run_bench KIND ARCH TAG FILTER QEMU_ARGS...: one boot, figures to $raw.
+run_bench() {
+	local kind=$1 arch=$2 tag=$3 filter=$4 tree bdir cross log
+	shift 4
+	tree="$BUILD/bench-$kind"
+	bdir="$BUILD/bench-$kind-$arch"
+	cross=$(awk -v a="$arch" '$1 == a {print $2}' "$HERE/arches.txt")
+	log="$BUILD/logs/bench-$kind-$arch-$tag.log"
+	local args=(exec --arch="$arch" --build_dir="$bdir" --timeout=600
+		    --raw_output=all)
+	[ "$cross" != - ] && args+=(--cross_compile="$cross")
+	local q
+	for q in "$@"; do args+=(--qemu_args="$q"); done
+	(cd "$tree" && python3 tools/testing/kunit/kunit.py "${args[@]}" "$filter") \
+		> "$log" 2>&1
+	grep -o 'semaphore_bench: [a-z0-9_]* [0-9.]*' "$log" |
+		awk -v k="$kind" -v a="$arch" -v t="$tag" \
+			'{print a "\t" k "\t" t "\t" $2 "\t" $3}' >> "$raw"
+	grep -q 'semaphore_bench: ' "$log" ||
+		echo "bench: no figures from $kind $arch $tag; see $log" >&2
+}
+
+start=$(date +%s)
+# Build everything first, so that no build runs beside a measurement.
+for kind in pristine patched; do
+	tree=$(bench_tree "$kind")
+	for arch in "${arches[@]}"; do
+		row=$(awk -v a="$arch" '$1 == a' "$HERE/arches.txt")
+		[ -n "$row" ] || die "unknown ARCH '$arch'"
+		read -r _ cross gccpkg qemupkgs _ <<<"$row"
+		need_pkgs $gccpkg ${qemupkgs//,/ }
+		bdir="$BUILD/bench-$kind-$arch"
+		say "bench: building $kind for $arch in $bdir"
+		args=(build --arch="$arch" --build_dir="$bdir" --jobs="$(nproc)"
+		      --kunitconfig="$BUILD/bench.kunitconfig")
+		[ "$cross" != - ] && args+=(--cross_compile="$cross")
+		(cd "$tree" && python3 tools/testing/kunit/kunit.py "${args[@]}") \
+			> "$BUILD/logs/bench-$kind-$arch-build.log" 2>&1 ||
+			die "bench: $kind $arch does not build; see $BUILD/logs/bench-$kind-$arch-build.log"
+	done
+done
+
+# Then measure, pristine and patched alternately, so that a drift of the
+# machine affects both alike.
+for arch in "${arches[@]}"; do
+	say "bench: measuring on $arch"
+	for i in 1 2; do
+		for kind in pristine patched; do
+			run_bench "$kind" "$arch" "icount$i" 'semaphore_bench.bench_single*' \
+				-icount shift=0
+		done
+	done
+	for i in $(seq "$runs"); do
+		for kind in pristine patched; do
+			run_bench "$kind" "$arch" "smp2-$i" 'semaphore_bench.bench_[lc]*' \
+				-smp 2
+			run_bench "$kind" "$arch" "smp4-$i" 'semaphore_bench.bench_contended' \
+				-smp 4
+		done
+	done
+done
+
+python3 "$HERE/bench_table.py" "$raw" "$csv"
+echo "bench: $(( ($(date +%s) - start) / 60 )) min; figures in $csv, logs in $BUILD/logs/bench-*.log"

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Semaphore benchmark, built into the pristine and the patched kernel by
+ * tools/testing/semaphore/bench.sh (it is not part of the series).  The
+ * shared figures use only the classic API; the figures of wait entries
+ * and down_async() are built with -DSEM_BENCH_ASYNC, on the patched tree.
+ *
+ * Each figure is a console line "semaphore_bench: <metric> <value>".  A
+ * benchmark, not a test: the cases only check that the work was done.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/mutex.h>
+#include <linux/semaphore.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/workqueue.h>
+
+#define BENCH_PAIRS		200000
+#define BENCH_ROUNDS		201
+#define BENCH_CONTEND_MS	1000
+
+static void bench_print(const char *metric, u64 total, u64 n)
+{
+	u64 x100 = div64_u64(total * 100, n);
+
+	pr_info("semaphore_bench: %s %llu.%02llu\n", metric, x100 / 100,
+		x100 % 100);
+}
+
+static int bench_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static u64 bench_median(u64 *v, int n)
+{
+	sort(v, n, sizeof(*v), bench_cmp, NULL);
+	return v[n / 2];
+}
+
+/* Uncontended pairs: one task, nobody else touches the semaphore. */
+static void bench_single_pairs(struct kunit *test)
+{
+	struct semaphore sem;
+	struct mutex mtx;
+	u64 t0, t1;
+	int i, fails = 0;
+
+	sema_init(&sem, 1);
+	mutex_init(&mtx);
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < BENCH_PAIRS; i++) {
+		down(&sem);
+		up(&sem);
+	}
+	t1 = ktime_get_ns();
+	bench_print("down_up_pair_ns", t1 - t0, BENCH_PAIRS);
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < BENCH_PAIRS; i++) {
+		fails += down_trylock(&sem);
+		up(&sem);
+	}
+	t1 = ktime_get_ns();
+	bench_print("trylock_up_pair_ns", t1 - t0, BENCH_PAIRS);
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < BENCH_PAIRS; i++) {
+		mutex_lock(&mtx);
+		mutex_unlock(&mtx);
+	}
+	t1 = ktime_get_ns();
+	bench_print("mutex_pair_ns", t1 - t0, BENCH_PAIRS);
+
+	KUNIT_EXPECT_EQ(test, fails, 0);
+	KUNIT_EXPECT_EQ(test, down_trylock(&sem), 0);
+}
+
+/* Wake-up latency: from up() until the task sleeping in down() runs. */
+struct bench_sleeper {
+	struct semaphore	sem;
+	struct completion	ready, woke;
+	u64			t_woke;
+	int			rounds;
+};
+
+static int bench_sleeper_fn(void *data)
+{
+	struct bench_sleeper *s = data;
+	int i;
+
+	for (i = 0; i < s->rounds; i++) {
+		complete(&s->ready);
+		down(&s->sem);
+		s->t_woke = ktime_get_ns();
+		complete(&s->woke);
+	}
+	return 0;
+}
+
+static void bench_latency_wakeup(struct kunit *test)
+{
+	struct bench_sleeper *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	u64 *lat = kunit_kcalloc(test, BENCH_ROUNDS, sizeof(u64), GFP_KERNEL);
+	struct task_struct *t;
+	int i, done = 0;
+	u64 t0;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, lat);
+	sema_init(&s->sem, 0);
+	init_completion(&s->ready);
+	init_completion(&s->woke);
+	s->rounds = BENCH_ROUNDS;
+	t = kthread_run(bench_sleeper_fn, s, "sem_bench_sleeper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+
+	for (i = 0; i < BENCH_ROUNDS; i++) {
+		if (!wait_for_completion_timeout(&s->ready, 10 * HZ))
+			break;
+		/* Let it reach down() and sleep there. */
+		msleep(2);
+		t0 = ktime_get_ns();
+		up(&s->sem);
+		if (!wait_for_completion_timeout(&s->woke, 10 * HZ))
+			break;
+		lat[i] = s->t_woke - t0;
+		done++;
+	}
+	KUNIT_ASSERT_EQ(test, done, BENCH_ROUNDS);
+	bench_print("wakeup_latency_ns", bench_median(lat, BENCH_ROUNDS), 1);
+}
+
+/* Contended hand-off: one thread per CPU, down(); critical section; up(). */
+struct bench_contend {
+	struct semaphore	sem;
+	atomic_t		inside;
+	bool			stop;
+	int			violations;
+	unsigned long		count[NR_CPUS];
+};
+
+struct bench_thread {
+	struct bench_contend	*c;
+	int			id;
+	struct completion	done;
+};
+
+static int bench_contend_fn(void *data)
+{
+	struct bench_thread *bt = data;
+	struct bench_contend *c = bt->c;
+
+	while (!READ_ONCE(c->stop)) {
+		down(&c->sem);
+		if (atomic_inc_return(&c->inside) != 1)
+			c->violations++;
+		c->count[bt->id]++;
+		atomic_dec(&c->inside);
+		up(&c->sem);
+	}
+	complete(&bt->done);
+	return 0;
+}
+
+static void bench_contended(struct kunit *test)
+{
+	int n = num_online_cpus(), i, started = 0;
+	struct bench_contend *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct bench_thread *bt = kunit_kcalloc(test, n, sizeof(*bt), GFP_KERNEL);
+	unsigned long total = 0, max = 0, min = ULONG_MAX;
+	char name[40];
+	u64 t0, t1;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, bt);
+	sema_init(&c->sem, 1);
+	down(&c->sem);
+	for (i = 0; i < n; i++) {
+		struct task_struct *t;
+
+		bt[i].c = c;
+		bt[i].id = i;
+		init_completion(&bt[i].done);
+		t = kthread_create(bench_contend_fn, &bt[i], "sem_bench/%d", i);
+		if (IS_ERR(t))
+			break;
+		kthread_bind(t, i);
+		wake_up_process(t);
+		started++;
+	}
+	t0 = ktime_get_ns();
+	up(&c->sem);
+	msleep(BENCH_CONTEND_MS);
+	WRITE_ONCE(c->stop, true);
+	t1 = ktime_get_ns();
+	for (i = 0; i < started; i++)
+		wait_for_completion(&bt[i].done);
+	KUNIT_ASSERT_EQ(test, started, n);
+	KUNIT_EXPECT_EQ(test, c->violations, 0);
+
+	for (i = 0; i < n; i++) {
+		total += c->count[i];
+		max = max(max, c->count[i]);
+		min = min(min, c->count[i]);
+	}
+	snprintf(name, sizeof(name), "contended_%dthreads_ops_per_s", n);
+	bench_print(name, (u64)total * NSEC_PER_SEC, t1 - t0);
+	snprintf(name, sizeof(name), "fairness_%dthreads_max_over_min", n);
+	bench_print(name, max, min ? min : 1);
+}
+
+#ifdef SEM_BENCH_ASYNC
+/* Grant latency of wait entries and down_async(), patched tree only. */
+struct bench_async {
+	struct sem_waiter	waiter;
+	struct sem_async	req;
+	struct completion	ran;
+	u64			t_ran;
+	int			grants;
+};
+
+static void bench_grant_fn(struct sem_waiter *w, int status)
+{
+	struct bench_async *b = container_of(w, struct bench_async, waiter);
+
+	b->t_ran = ktime_get_ns();
+	b->grants++;
+}
+
+static void bench_work_fn(struct work_struct *work)
+{
+	struct bench_async *b = container_of(to_sem_async(work),
+					     struct bench_async, req);
+
+	b->t_ran = ktime_get_ns();
+	complete(&b->ran);
+}
+
+static void bench_latency_async(struct kunit *test)
+{
+	struct bench_async *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	u64 *lat = kunit_kcalloc(test, BENCH_ROUNDS, sizeof(u64), GFP_KERNEL);
+	struct workqueue_struct *wq;
+	struct semaphore sem;
+	int i, done = 0;
+	u64 t0;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, lat);
+	sema_init(&sem, 0);
+	sem_waiter_init(&b->waiter, bench_grant_fn);
+	for (i = 0; i < BENCH_ROUNDS; i++) {
+		KUNIT_ASSERT_EQ(test, down_entry(&sem, &b->waiter), -EINPROGRESS);
+		t0 = ktime_get_ns();
+		up(&sem);
+		lat[i] = b->t_ran - t0;
+		/* Give the unit back without granting anyone. */
+		KUNIT_ASSERT_EQ(test, down_trylock(&sem), 1);
+	}
+	KUNIT_ASSERT_EQ(test, b->grants, BENCH_ROUNDS);
+	bench_print("grant_fn_latency_ns", bench_median(lat, BENCH_ROUNDS), 1);
+
+	wq = alloc_workqueue("sem_bench", WQ_HIGHPRI, 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	sem_async_init(&b->req, bench_work_fn);
+	for (i = 0; i < BENCH_ROUNDS; i++) {
+		init_completion(&b->ran);
+		if (down_async(&sem, &b->req, wq) != -EINPROGRESS)
+			break;
+		t0 = ktime_get_ns();
+		up(&sem);
+		if (!wait_for_completion_timeout(&b->ran, 10 * HZ))
+			break;
+		lat[i] = b->t_ran - t0;
+		flush_work(&b->req.work);
+		done++;
+	}
+	destroy_workqueue(wq);
+	KUNIT_ASSERT_EQ(test, done, BENCH_ROUNDS);
+	bench_print("async_work_latency_ns", bench_median(lat, BENCH_ROUNDS), 1);
+}
+
+/* up() and sem_cancel() with 1, 100 and 10,000 queued wait entries. */
+static void bench_grant_count(struct sem_waiter *w, int status)
+{
+}
+
+static void bench_single_waiters(struct kunit *test)
+{
+	static const int sizes[] = { 1, 100, 10000 };
+	struct sem_waiter *e;
+	struct semaphore sem;
+	char name[40];
+	int s, i, r;
+
+	e = kvcalloc(10000, sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
+		int n = sizes[s];
+		u64 up_ns = 0, cancel_ns = 0, t0;
+
+		sema_init(&sem, 0);
+		for (i = 0; i < n; i++) {
+			sem_waiter_init(&e[i], bench_grant_count);
+			KUNIT_ASSERT_EQ(test, down_entry(&sem, &e[i]), -EINPROGRESS);
+		}
+		for (r = 0; r < 100; r++) {
+			/* Cancel the newest entry and queue it again. */
+			t0 = ktime_get_ns();
+			KUNIT_ASSERT_EQ(test, sem_cancel(&sem, &e[n - 1]), 0);
+			cancel_ns += ktime_get_ns() - t0;
+			KUNIT_ASSERT_EQ(test, down_entry(&sem, &e[n - 1]), -EINPROGRESS);
+			/* Grant the oldest; it queues again at the tail. */
+			t0 = ktime_get_ns();
+			up(&sem);
+			up_ns += ktime_get_ns() - t0;
+			KUNIT_ASSERT_EQ(test, down_entry(&sem, &e[r % n]), -EINPROGRESS);
+		}
+		snprintf(name, sizeof(name), "up_with_%d_waiters_ns", n);
+		bench_print(name, up_ns, 100);
+		snprintf(name, sizeof(name), "cancel_with_%d_waiters_ns", n);
+		bench_print(name, cancel_ns, 100);
+		for (i = 0; i < n; i++)
+			sem_cancel(&sem, &e[i]);
+		KUNIT_EXPECT_FALSE(test, sem_has_waiters(&sem));
+	}
+	kvfree(e);
+}
+#endif /* SEM_BENCH_ASYNC */
+
+static struct kunit_case bench_cases[] = {
+	KUNIT_CASE(bench_single_pairs),
+#ifdef SEM_BENCH_ASYNC
+	KUNIT_CASE(bench_single_waiters),
+	KUNIT_CASE(bench_latency_async),
+#endif
+	KUNIT_CASE(bench_latency_wakeup),
+	KUNIT_CASE(bench_contended),
+	{}
+};
+
+static struct kunit_suite bench_suite = {
+	.name = "semaphore_bench",
+	.test_cases = bench_cases,
+};
+kunit_test_suite(bench_suite);
+
+MODULE_DESCRIPTION("Semaphore benchmark (tools/testing/semaphore/bench.sh)");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bisectability: check out every commit of the semaphore series in turn
+# (worktree build/bisect, one build directory build/bisect-x86_64, so each
+# step is an incremental build), build it for x86_64 with the semaphore
+# KUnit configuration and run the suites that exist at that commit.  One
+# result per commit.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$LINUX/.git" ] || die "build/linux is missing: run make tree"
+BISECT="$BUILD/bisect"
+bdir="$BUILD/bisect-x86_64"
+git -C "$LINUX" worktree prune
+if ! git -C "$BISECT" rev-parse --git-dir >/dev/null 2>&1; then
+	rm -rf "$BISECT"
+	git -C "$LINUX" worktree add -q -f --detach "$BISECT" fixed-base
+fi
+mkdir -p "$bdir" "$BUILD/logs"
+
+rc=0
+i=0
+commits=$(git -C "$LINUX" rev-list --reverse fixed-base..series)
+total=$(echo "$commits" | wc -w)
+for c in $commits; do
+	i=$((i + 1))
+	subject=$(git -C "$LINUX" log -1 --format=%s "$c")
+	short=$(git -C "$LINUX" rev-parse --short "$c")
+	say "bisect [$i/$total] $short $subject"
+	git -C "$BISECT" checkout -q -f --detach "$c"
+	git -C "$BISECT" clean -q -f -d -x
+	suites=(semaphore_classic)
+	[ -f "$BISECT/lib/tests/semaphore_async_kunit.c" ] && suites+=(semaphore_async)
+	[ -d "$BISECT/samples/semaphore" ] && suites+=(semaphore_async_sample)
+	log="$BUILD/logs/bisect-$i.log"
+	rm -f "$bdir/kunit.json"
+	(cd "$BISECT" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+		--build_dir="$bdir" --kunitconfig=lib/tests --jobs="$(nproc)" \
+		--json="$bdir/kunit.json" --timeout=300 \
+		--kconfig_add=CONFIG_SMP=y --qemu_args=-smp --qemu_args=2) > "$log" 2>&1
+	if RESULTS=/dev/null python3 "$HERE/kunit_results.py" "$bdir/kunit.json" \
+			"bisect-$i" "${suites[@]}" > "$log.results" 2>&1; then
+		record PASS "bisect/$i-$short" "$subject: builds, ${suites[*]} pass"
+	else
+		record FAIL "bisect/$i-$short" "$subject: see $log"
+		grep -E '^FAIL' "$log.results" | sed 's/^/    /'
+		rc=1
+	fi
+done
+exit $rc

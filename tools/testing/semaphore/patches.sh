@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Write the series to mail: git format-patch of build/linux into
+# $BUILD/patches/, the base-tree fixes (base..fixed-base) and the
+# semaphore series (fixed-base..series) as two series, each with a cover
+# letter, each patch with the To:/Cc: lines of scripts/get_maintainer.pl.
+#
+# The cover letter of the semaphore series is cover-letter.txt with the
+# port table (build/arches.csv) and the benchmark table (build/bench.csv)
+# put in where they exist; otherwise it says where the figures are.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$LINUX/.git" ] || die "$LINUX is missing: run make tree"
+out="$BUILD/patches"
+rm -rf "$out"
+mkdir -p "$out"
+
+# Recipients of one patch file: maintainers and reviewers, then lists.
+recipients() {
+	(cd "$LINUX" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+		--norolestats --no-multiline --separator=', ' "$@" "$1") 2>/dev/null
+}
+
+# add_headers FILE TO CC: put To:/Cc: before the blank line that ends the
+# mail headers.
+add_headers() {
+	local f=$1 to=$2 cc=$3
+	awk -v to="$to" -v cc="$cc" '
+		!done && /^$/ {
+			if (to != "") print "To: " to
+			if (cc != "") print "Cc: " cc
+			done = 1
+		}
+		{ print }' "$f" > "$f.tmp" && mv "$f.tmp" "$f"
+}
+
+# csv_table FILE: a CSV file as aligned text columns.
+csv_table() {
+	column -t -s, "$1" | sed 's/^/  /'
+}
+
+# series NAME RANGE SUBJECT BODY_FILE
+series() {
+	local name=$1 range=$2 subject=$3 body=$4 dir="$out/$1" f all_to="" all_cc=""
+	local n
+	n=$(git -C "$LINUX" rev-list --count "$range")
+	[ "$n" -gt 0 ] || { say "patches: $name: no commits in $range"; return 0; }
+	git -C "$LINUX" -c user.name="Semaphore Series Developers" \
+		-c user.email=semaphore-dev@example.org \
+		format-patch -q --cover-letter --thread=shallow \
+		--base="${range%%..*}" --subject-prefix="PATCH" -o "$dir" "$range" ||
+		die "git format-patch $range failed"
+	for f in "$dir"/0*.patch; do
+		case "$f" in */0000-cover-letter.patch) continue ;; esac
+		local to cc
+		to=$(recipients "$f" --m --r --no-l)
+		cc=$(recipients "$f" --no-m --no-r --l)
+		add_headers "$f" "$to" "$cc"
+		all_to+="${to:+$to, }"
+		all_cc+="${cc:+$cc, }"
+	done
+	all_to=$(echo "${all_to%, }" | tr ',' '\n' | sed 's/^ *//' | awk 'NF && !s[$0]++' | paste -sd, | sed 's/,/, /g')
+	all_cc=$(echo "${all_cc%, }" | tr ',' '\n' | sed 's/^ *//' | awk 'NF && !s[$0]++' | paste -sd, | sed 's/,/, /g')
+	f="$dir/0000-cover-letter.patch"
+	python3 - "$f" "$subject" "$body" <<'EOF'
+import sys
+path, subject, body = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
+text = open(path).read()
+text = text.replace('*** SUBJECT HERE ***', subject, 1)
+text = text.replace('*** BLURB HERE ***', body.rstrip('\n'), 1)
+open(path, 'w').write(text)
+EOF
+	add_headers "$f" "$all_to" "$all_cc"
+	if grep -q '\*\*\* .* HERE \*\*\*' "$f"; then
+		die "$f still holds a format-patch placeholder"
+	fi
+	say "patches: $name: $n patches and a cover letter in $dir"
+	ls "$dir" | sed 's/^/  /'
+}
+
+fixes_body=$(mktemp)
+cat > "$fixes_body" <<'EOF'
+Debian's 6.12.118 does not build for two of the architectures that
+kunit.py boots under QEMU.  These two fixes make alpha and 32-bit sparc
+build again; they are independent of the semaphore series that follows
+and are sent apart from it.
+EOF
+series fixes base..fixed-base \
+	"Build fixes for alpha and 32-bit sparc" "$fixes_body"
+
+body=$(mktemp)
+{
+	sed -n '/^---8<---$/,$p' "$HERE/cover-letter.txt" | sed '1d'
+	echo
+	echo "Ports (make arches: build seconds, boot, KUnit cases passed/failed):"
+	echo
+	if [ -f "$BUILD/arches.csv" ]; then
+		csv_table "$BUILD/arches.csv"
+	else
+		echo "  (not run in this build directory: see tools/testing/semaphore/README)"
+	fi
+	echo
+	echo "Benchmark (make bench; single-thread figures under QEMU -icount):"
+	echo
+	if [ -f "$BUILD/bench.csv" ]; then
+		csv_table "$BUILD/bench.csv"
+	else
+		echo "  (not run in this build directory: see Documentation/locking/semaphore.rst)"
+	fi
+} > "$body"
+series semaphore fixed-base..series \
+	"$(sed -n 's/^Subject: //p' "$HERE/cover-letter.txt")" "$body"
+rm -f "$fixes_body" "$body"
