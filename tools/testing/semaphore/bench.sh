@@ -74,9 +74,15 @@ run_bench() {
 	grep -o 'semaphore_bench: [a-z0-9_]* [0-9.]*' "$log" |
 		awk -v k="$kind" -v a="$arch" -v t="$tag" \
 			'{print a "\t" k "\t" t "\t" $2 "\t" $3}' >> "$raw"
-	grep -q 'semaphore_bench: ' "$log" ||
+	if ! grep -q 'semaphore_bench: ' "$log"; then
 		echo "bench: no figures from $kind $arch $tag; see $log" >&2
+		failed=1
+	elif grep -qE '^ *not ok [0-9]+ bench_' "$log"; then
+		echo "bench: a benchmark case failed in $kind $arch $tag; see $log" >&2
+		failed=1
+	fi
 }
+failed=0
 
 start=$(date +%s)
 # Build everything first, so that no build runs beside a measurement.
@@ -120,3 +126,7 @@ done
 
 python3 "$HERE/bench_table.py" "$raw" "$csv"
 echo "bench: $(( ($(date +%s) - start) / 60 )) min; figures in $csv, logs in $BUILD/logs/bench-*.log"
+if [ "$failed" -ne 0 ]; then
+	echo "bench: some runs gave no figures or a failing case (above)" >&2
+	exit 1
+fi
