@@ -25,16 +25,19 @@ mkdir -p "$BUILD/logs"
 : > "$rows"
 
 # cell ARCH TREE: run one cell, append one row to $rows:
-# arch tree build_s boot passed failed note
+# arch tree build_s boot passed failed skipped note (note last: it may be
+# empty, and read splits on runs of tabs)
 cell() {
-	local arch=$1 tree=$2 log bdir before label pass fail build boot note
+	local arch=$1 tree=$2 log bdir before label pass fail skip build boot note
 	log="$BUILD/logs/kunit-$tree-$arch.log"
 	label="kunit/$tree-$arch/"
-	before=$(wc -l < "$RESULTS" 2>/dev/null || echo 0)
+	before=0
+	[ -f "$RESULTS" ] && before=$(wc -l < "$RESULTS")
 	"$HERE/kunit.sh" "$arch" "$tree"
 
 	pass=$(tail -n +"$((before + 1))" "$RESULTS" | grep -c "^PASS	$label")
 	fail=$(tail -n +"$((before + 1))" "$RESULTS" | grep -c "^FAIL	kunit/$tree-$arch")
+	skip=$(tail -n +"$((before + 1))" "$RESULTS" | grep -c "^SKIP	$label")
 	# kunit.py: "Elapsed time: T total, C configuring, B building, R running"
 	build=$(sed -n 's/.*Elapsed time: .* \([0-9.]*\)s building.*/\1/p' "$log" | tail -1)
 	build=${build%.*}
@@ -55,8 +58,8 @@ cell() {
 	elif [ "$boot" = "no KTAP output" ]; then
 		note=$(grep -m1 -E 'timed out|Could not find' "$log" | cut -c1-60)
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$arch" "$tree" "${build:--}" \
-		"$boot" "$pass" "$fail" "${note:-}" >> "$rows"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$arch" "$tree" "${build:--}" \
+		"$boot" "$pass" "$fail" "$skip" "${note:-}" >> "$rows"
 }
 
 start=$(date +%s)
@@ -71,12 +74,12 @@ for arch in "${arches[@]}"; do
 done
 
 {
-	echo "arch,tree,build_s,boot,passed,failed,note"
-	awk -F'\t' -v OFS=, '{gsub(/,/, ";", $7); print $1, $2, $3, $4, $5, $6, $7}' "$rows"
+	echo "arch,tree,build_s,boot,passed,failed,skipped,note"
+	awk -F'\t' -v OFS=, '{gsub(/,/, ";", $8); print $1, $2, $3, $4, $5, $6, $7, $8}' "$rows"
 } > "$csv"
 
 echo
-echo "Ports: one row per architecture (build time in seconds; boot; KUnit cases passed/failed)"
+echo "Ports: one row per architecture (build time in seconds; boot; KUnit cases passed/failed, +skipped)"
 printf '%-8s | %-26s | %-26s\n' arch pristine patched
 printf '%-8s-+-%-26s-+-%-26s\n' -------- -------------------------- --------------------------
 bad=0
@@ -88,9 +91,9 @@ for arch in "${arches[@]}"; do
 			line+=$(printf ' | %-26s' "not run")
 			continue
 		fi
-		IFS=$'\t' read -r _ _ b boot p f note <<<"$row"
+		IFS=$'\t' read -r _ _ b boot p f sk note <<<"$row"
 		[ "$boot" = booted ] && [ "$f" -eq 0 ] || bad=1
-		line+=$(printf ' | %5ss %-9s %3s/%-3s' "$b" "${boot:0:9}" "$p" "$f")
+		line+=$(printf ' | %5ss %-9s %3s/%-3s +%s' "$b" "${boot:0:9}" "$p" "$f" "${sk:-0}")
 		[ -n "$note" ] && line+=" ($note)"
 	done
 	echo "$line"
