@@ -38,7 +38,8 @@ cell() {
 	pass=$(tail -n +"$((before + 1))" "$RESULTS" | grep -c "^PASS	$label")
 	fail=$(tail -n +"$((before + 1))" "$RESULTS" | grep -c "^FAIL	kunit/$tree-$arch")
 	skip=$(tail -n +"$((before + 1))" "$RESULTS" | grep -c "^SKIP	$label")
-	# kunit.py: "Elapsed time: T total, C configuring, B building, R running"
+	# kunit.py prints "Elapsed time: T total, C configuring, B building,
+	# R running" only once it has built the kernel and run QEMU.
 	build=$(sed -n 's/.*Elapsed time: .* \([0-9.]*\)s building.*/\1/p' "$log" | tail -1)
 	build=${build%.*}
 	if grep -q 'Elapsed time: .* running' "$log"; then
@@ -47,8 +48,6 @@ cell() {
 		else
 			boot="no KTAP output"
 		fi
-	elif grep -q 'Elapsed time' "$log"; then
-		boot="not booted"
 	else
 		boot="build failed"
 		note=$(grep -m1 -E 'error:|Error [0-9]' "$log" | sed 's/^.*\(error:.*\)/\1/' | cut -c1-60)

@@ -32,16 +32,10 @@ mkdir -p "$BUILD/logs"
 bench_tree() {
 	local kind=$1 dir="$BUILD/bench-$1" rev
 	rev=$([ "$kind" = pristine ] && echo pristine-kunit || echo series)
-	git -C "$LINUX" worktree prune
-	if ! git -C "$dir" rev-parse --git-dir >/dev/null 2>&1; then
-		rm -rf "$dir"
-		git -C "$LINUX" worktree add -q -f --detach "$dir" "$rev"
-	else
-		git -C "$dir" checkout -q -f --detach "$rev"
-	fi
-	cp "$HERE/bench/semaphore_bench.c" "$dir/lib/tests/semaphore_bench.c"
-	# Same text for both trees when nothing changed: keep make incremental.
-	git -C "$dir" checkout -q -- lib/tests/Makefile
+	worktree_at "$dir" "$rev" >&2
+	# -p: the repository file's time, so an unchanged benchmark is not
+	# compiled again.
+	cp -p "$HERE/bench/semaphore_bench.c" "$dir/lib/tests/semaphore_bench.c"
 	{
 		echo 'obj-$(CONFIG_KUNIT) += semaphore_bench.o'
 		[ "$kind" = patched ] &&

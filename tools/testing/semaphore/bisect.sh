@@ -12,11 +12,6 @@ set -uo pipefail
 [ -d "$LINUX/.git" ] || die "build/linux is missing: run make tree"
 BISECT="$BUILD/bisect"
 bdir="$BUILD/bisect-x86_64"
-git -C "$LINUX" worktree prune
-if ! git -C "$BISECT" rev-parse --git-dir >/dev/null 2>&1; then
-	rm -rf "$BISECT"
-	git -C "$LINUX" worktree add -q -f --detach "$BISECT" fixed-base
-fi
 mkdir -p "$bdir" "$BUILD/logs"
 
 rc=0
@@ -28,8 +23,7 @@ for c in $commits; do
 	subject=$(git -C "$LINUX" log -1 --format=%s "$c")
 	short=$(git -C "$LINUX" rev-parse --short "$c")
 	say "bisect [$i/$total] $short $subject"
-	git -C "$BISECT" checkout -q -f --detach "$c"
-	git -C "$BISECT" clean -q -f -d -x
+	worktree_at "$BISECT" "$c"
 	suites=(semaphore_classic)
 	[ -f "$BISECT/lib/tests/semaphore_async_kunit.c" ] && suites+=(semaphore_async)
 	[ -d "$BISECT/samples/semaphore" ] && suites+=(semaphore_async_sample)

@@ -38,6 +38,23 @@ need_pkgs() {
 		die "apt-get install ${missing[*]} failed"
 }
 
+# worktree_at DIR REV: DIR as a clean worktree of build/linux at REV: made
+# if missing (or if it belongs to another repository), else checked out
+# and cleaned.  Build directories are elsewhere (O=), so this keeps builds
+# incremental.
+worktree_at() {
+	local dir=$1 rev=$2
+	git -C "$LINUX" worktree prune
+	if ! git -C "$dir" rev-parse --git-dir >/dev/null 2>&1 ||
+	   [ "$(git -C "$dir" rev-parse --path-format=absolute --git-common-dir)" != "$LINUX/.git" ]; then
+		rm -rf "$dir"
+		git -C "$LINUX" worktree add -q -f --detach "$dir" "$rev"
+	else
+		git -C "$dir" checkout -q -f --detach "$rev"
+		git -C "$dir" clean -q -f -d -x
+	fi
+}
+
 # The tree for TREE=patched|pristine.
 tree_dir() {
 	case "$1" in

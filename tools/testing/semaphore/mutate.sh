@@ -15,11 +15,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$LINUX/.git" ] || die "build/linux is missing: run make tree"
-git -C "$LINUX" worktree prune
-if ! git -C "$MUTANT" rev-parse --git-dir >/dev/null 2>&1; then
-	rm -rf "$MUTANT"
-	git -C "$LINUX" worktree add -q -f --detach "$MUTANT" series
-fi
+worktree_at "$MUTANT" series
 
 if [ $# -gt 0 ]; then
 	patches=()

@@ -17,11 +17,7 @@ for c in a b; do
 	mkdir -p "$out" "$BUILD/logs"
 	log="$BUILD/logs/objcheck-$c.log"
 	say "objcheck $c: configuring $out"
-	{
-		make -C "$LINUX" O="$out" ARCH=x86_64 defconfig &&
-		"$LINUX/scripts/config" --file "$out/.config" $(for o in ${opts[$c]}; do echo --enable "$o"; done) &&
-		make -C "$LINUX" O="$out" ARCH=x86_64 olddefconfig
-	} > "$log" 2>&1 || { record FAIL "objcheck/$c" "configuration failed, see $log"; rc=1; continue; }
+	objcheck_configure "$LINUX" "$out" "$c" > "$log" 2>&1 || { record FAIL "objcheck/$c" "configuration failed, see $log"; rc=1; continue; }
 	for o in ${opts[$c]}; do
 		grep -q "^CONFIG_$o=[ym]" "$out/.config" ||
 			{ record FAIL "objcheck/$c/CONFIG_$o" "not enabled by olddefconfig"; rc=1; }

@@ -36,6 +36,12 @@ add_headers() {
 		{ print }' "$f" > "$f.tmp" && mv "$f.tmp" "$f"
 }
 
+# uniq_list "A, B, A, ": each address once, in first-seen order.
+uniq_list() {
+	echo "$1" | tr ',' '\n' | sed 's/^ *//' | awk 'NF && !s[$0]++' |
+		paste -sd, | sed 's/,/, /g'
+}
+
 # csv_table FILE: a CSV file as aligned text columns.
 csv_table() {
 	column -t -s, "$1" | sed 's/^/  /'
@@ -61,8 +67,8 @@ series() {
 		all_to+="${to:+$to, }"
 		all_cc+="${cc:+$cc, }"
 	done
-	all_to=$(echo "${all_to%, }" | tr ',' '\n' | sed 's/^ *//' | awk 'NF && !s[$0]++' | paste -sd, | sed 's/,/, /g')
-	all_cc=$(echo "${all_cc%, }" | tr ',' '\n' | sed 's/^ *//' | awk 'NF && !s[$0]++' | paste -sd, | sed 's/,/, /g')
+	all_to=$(uniq_list "$all_to")
+	all_cc=$(uniq_list "$all_cc")
 	f="$dir/0000-cover-letter.patch"
 	python3 - "$f" "$subject" "$body" <<'EOF'
 import sys

@@ -30,12 +30,7 @@ sparse_count() {
 	mkdir -p "$out" "$BUILD/logs"
 	: > "$log"
 	if [ ! -f "$out/.config" ]; then
-		{
-			make -C "$tree" O="$out" ARCH=x86_64 defconfig &&
-			"$tree/scripts/config" --file "$out/.config" \
-				$(for x in ${opts[$c]}; do echo --enable "$x"; done) &&
-			make -C "$tree" O="$out" ARCH=x86_64 olddefconfig
-		} >> "$log" 2>&1 || die "configuring $out failed, see $log"
+		objcheck_configure "$tree" "$out" "$c" >> "$log" 2>&1 || die "configuring $out failed, see $log"
 	fi
 	for o in "$@"; do
 		local before after
