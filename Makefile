@@ -24,10 +24,13 @@
 #   make cocci      tests of the semantic patches (expected outputs)
 #   make objcheck   compile every C file the series touches, for x86_64
 #   make internals  whole-tree search for struct semaphore member access
+#   make torture    locktorture's semaphore types under QEMU, x86_64 and
+#                   arm64, lockdep, KASAN and KCSAN: TORTURE_SECS per type
 #   make deps       install what is missing (Debian 12, apt-get)
 #   make clean      remove build/
 #
 # Variables: ARCHES="arm64 sparc" (make arches: a subset),
+# TORTURE_SECS (default 300), TORTURE_ROWS (default: all five rows),
 # TEST_ARCHES (the extra ports of make test), KERNEL_SRC=DIR (another base tree instead of Debian's
 # linux-source-6.12), BUILD=DIR (default build/).
 
@@ -46,10 +49,15 @@ RESULTS		:= $(BUILD)/results.tsv
 TEST_ARCHES	?= s390 i386
 ARCHES		?=
 BENCH_ARCHES	?= x86_64 arm64
+# make torture: seconds per type and the rows (ARCH-CONFIG); make test
+# runs the first row for TEST_TORTURE_SECS per type.
+TORTURE_SECS	?= 300
+TORTURE_ROWS	?=
+TEST_TORTURE_SECS ?= 30
 export RESULTS
 
 .PHONY: all test tree kunit arches bench checkpatch kerneldoc sparse \
-	bisect patches htmldocs mutation cocci objcheck internals \
+	bisect patches htmldocs mutation cocci objcheck internals torture \
 	deps clean reset-results
 
 # Prepare build/linux and build/pristine, recording the step as a result.
@@ -66,6 +74,7 @@ test: reset-results deps
 	$(T)/kunit.sh x86_64 pristine; \
 	$(T)/kunit.sh x86_64 patched; \
 	for a in $(TEST_ARCHES); do $(T)/kunit.sh $$a patched; done; \
+	TORTURE_SECS=$(TEST_TORTURE_SECS) $(T)/torture.sh x86_64-lockdep; \
 	$(T)/checkpatch.sh; \
 	$(T)/kerneldoc.sh; \
 	$(T)/cocci-test.sh; \
@@ -115,6 +124,9 @@ objcheck: reset-results tree
 
 internals: reset-results tree
 	@$(T)/check-internals.sh; $(T)/summary.sh
+
+torture: reset-results tree
+	@TORTURE_SECS=$(TORTURE_SECS) $(T)/torture.sh $(TORTURE_ROWS); $(T)/summary.sh
 
 deps:
 	@$(T)/deps.sh

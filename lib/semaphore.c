@@ -71,12 +71,14 @@
 
 #include <linux/bug.h>
 #include <linux/compiler.h>
+#include <linux/debugobjects.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/debug.h>
+#include <linux/sched/task_stack.h>
 #include <linux/sched/wake_q.h>
 #include <linux/semaphore.h>
 #include <linux/spinlock.h>
@@ -115,6 +117,138 @@ struct sem_grant_queue {
 
 static DEFINE_PER_CPU(struct sem_grant_queue, sem_grant_queue);
 
+static void sem_waiter_gone(struct semaphore *sem);
+static void sem_run_grant(struct sem_waiter *waiter);
+
+#ifdef CONFIG_DEBUG_SEMAPHORE
+/*
+ * CONFIG_DEBUG_SEMAPHORE tracks, with debugobjects, every semaphore that
+ * has waiters and every wait entry of down_entry() and down_async() that
+ * is queued, from the moment it starts waiting to the moment it stops.
+ * Freeing the memory of one of them in between is a bug that debugobjects
+ * reports ("ODEBUG: free active ... object type: semaphore"); the fixups
+ * below then leave the semaphore's wait list consistent.  Objects are
+ * tracked only while they wait, so nothing needs to be registered when a
+ * semaphore or an entry is initialised, and nothing is left behind.
+ */
+static const struct debug_obj_descr sem_debug_descr;
+static const struct debug_obj_descr sem_waiter_debug_descr;
+
+static void sem_debug_start(void *addr, const struct debug_obj_descr *descr)
+{
+	if (object_is_on_stack(addr))
+		debug_object_init_on_stack(addr, descr);
+	else
+		debug_object_init(addr, descr);
+	debug_object_activate(addr, descr);
+}
+
+static void sem_debug_stop(void *addr, const struct debug_obj_descr *descr)
+{
+	debug_object_deactivate(addr, descr);
+	debug_object_free(addr, descr);
+}
+
+/*
+ * A semaphore with waiters is being freed.  Fail its asynchronous entries
+ * with -ESHUTDOWN, as sem_shutdown() would, so that their owners learn of
+ * it.  Sleepers cannot be saved: their entries are on their stacks and
+ * they will touch the semaphore again when they wake, so they are only
+ * taken off the list and counted.
+ */
+static bool sem_debug_fixup_free(void *addr, enum debug_obj_state state)
+{
+	struct semaphore *sem = addr;
+	struct sem_waiter *waiter, *next;
+	unsigned long flags;
+	unsigned int sleepers = 0;
+	LIST_HEAD(failed);
+
+	if (state != ODEBUG_STATE_ACTIVE)
+		return false;
+
+	raw_spin_lock_irqsave(&sem->lock, flags);
+	list_for_each_entry_safe(waiter, next, &sem->wait_list, list) {
+		if (waiter->task) {
+			list_del_init(&waiter->list);
+			sleepers++;
+			continue;
+		}
+		sem_debug_stop(waiter, &sem_waiter_debug_descr);
+		list_move_tail(&waiter->list, &failed);
+		waiter->status = -ESHUTDOWN;
+		WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
+	}
+	sem_waiter_gone(sem);
+	preempt_disable();
+	raw_spin_unlock_irqrestore(&sem->lock, flags);
+
+	list_for_each_entry_safe(waiter, next, &failed, list)
+		sem_run_grant(waiter);
+	preempt_enable();
+
+	WARN(sleepers, "semaphore %p freed with %u sleeping waiters\n",
+	     sem, sleepers);
+	return true;
+}
+
+static const struct debug_obj_descr sem_debug_descr = {
+	.name		= "semaphore",
+	.fixup_free	= sem_debug_fixup_free,
+};
+
+/*
+ * A queued wait entry is being freed: take it off its semaphore's wait
+ * list, as sem_cancel() would, so that the semaphore is not corrupted and
+ * nobody behind it is affected.
+ */
+static bool sem_waiter_debug_fixup_free(void *addr, enum debug_obj_state state)
+{
+	struct sem_waiter *waiter = addr;
+	struct semaphore *sem = READ_ONCE(waiter->sem);
+	unsigned long flags;
+
+	if (state != ODEBUG_STATE_ACTIVE || !sem)
+		return false;
+
+	raw_spin_lock_irqsave(&sem->lock, flags);
+	if (waiter->state == SEM_WAITER_QUEUED) {
+		sem_debug_stop(waiter, &sem_waiter_debug_descr);
+		list_del_init(&waiter->list);
+		sem_waiter_gone(sem);
+		waiter->state = SEM_WAITER_IDLE;
+	}
+	raw_spin_unlock_irqrestore(&sem->lock, flags);
+	return true;
+}
+
+static const struct debug_obj_descr sem_waiter_debug_descr = {
+	.name		= "semaphore wait entry",
+	.fixup_free	= sem_waiter_debug_fixup_free,
+};
+
+/* sem->lock held: the first waiter was queued, or the last one left. */
+static inline void sem_debug_waiters(struct semaphore *sem, bool waiters)
+{
+	if (waiters)
+		sem_debug_start(sem, &sem_debug_descr);
+	else
+		sem_debug_stop(sem, &sem_debug_descr);
+}
+
+/* sem->lock held: a wait entry of down_entry() was queued or dequeued. */
+static inline void sem_debug_entry(struct sem_waiter *waiter, bool queued)
+{
+	if (queued)
+		sem_debug_start(waiter, &sem_waiter_debug_descr);
+	else
+		sem_debug_stop(waiter, &sem_waiter_debug_descr);
+}
+#else
+static inline void sem_debug_waiters(struct semaphore *sem, bool waiters) { }
+static inline void sem_debug_entry(struct sem_waiter *waiter, bool queued) { }
+#endif /* CONFIG_DEBUG_SEMAPHORE */
+
 /*
  * The fast path of every down: take a free unit without the lock.  A free
  * unit implies that nobody waits (the invariant), so this never overtakes
@@ -137,6 +271,7 @@ static __always_inline bool sem_take_fast(struct semaphore *sem)
  * SEM_WAITERS, in one compare-and-exchange with the fast paths.
  */
 static bool sem_take_or_wait(struct semaphore *sem)
+	__must_hold(&sem->lock)
 {
 	int c = atomic_read(&sem->count);
 
@@ -149,22 +284,26 @@ static bool sem_take_or_wait(struct semaphore *sem)
 		} else if (atomic_try_cmpxchg_relaxed(&sem->count, &c,
 						      c | SEM_WAITERS)) {
 			/* Ordered against up() by sem->lock from here on. */
+			sem_debug_waiters(sem, true);
 			return false;
 		}
 	}
 }
 
 /* A waiter left ->wait_list; called with sem->lock held. */
-static inline void sem_waiter_gone(struct semaphore *sem)
+static void sem_waiter_gone(struct semaphore *sem)
+	__must_hold(&sem->lock)
 {
-	if (list_empty(&sem->wait_list))
+	if (list_empty(&sem->wait_list) &&
+	    (atomic_read(&sem->count) & SEM_WAITERS)) {
 		atomic_andnot(SEM_WAITERS, &sem->count);
+		sem_debug_waiters(sem, false);
+	}
 }
 
 static noinline int __down_common(struct semaphore *sem, long state,
 				  long timeout);
 static noinline void __up_slow(struct semaphore *sem);
-static void sem_run_grant(struct sem_waiter *waiter);
 
 /**
  * down - acquire the semaphore
@@ -320,6 +459,7 @@ EXPORT_SYMBOL(up);
  */
 static inline int __sched ___down_common(struct semaphore *sem, long state,
 					 long timeout)
+	__must_hold(&sem->lock)
 {
 	struct sem_waiter waiter = {
 		.task	= current,
@@ -383,6 +523,7 @@ static noinline int __sched __down_common(struct semaphore *sem, long state,
  */
 static struct sem_waiter *__up(struct semaphore *sem,
 			       struct wake_q_head *wake_q)
+	__must_hold(&sem->lock)
 {
 	struct sem_waiter *waiter = list_first_entry(&sem->wait_list,
 						     struct sem_waiter, list);
@@ -394,6 +535,7 @@ static struct sem_waiter *__up(struct semaphore *sem,
 		waiter->state = SEM_WAITER_DONE;
 		return NULL;
 	}
+	sem_debug_entry(waiter, false);
 	waiter->status = 0;
 	WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
 	return waiter;
@@ -553,6 +695,7 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 		} else {
 			WRITE_ONCE(waiter->state, SEM_WAITER_QUEUED);
 			list_add_tail(&waiter->list, &sem->wait_list);
+			sem_debug_entry(waiter, true);
 			ret = -EINPROGRESS;
 		}
 	}
@@ -638,6 +781,7 @@ int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
 	} else if (waiter->sem != sem) {
 		ret = -EINVAL;
 	} else if (waiter->state == SEM_WAITER_QUEUED) {
+		sem_debug_entry(waiter, false);
 		list_del_init(&waiter->list);
 		sem_waiter_gone(sem);
 		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
@@ -691,6 +835,7 @@ void sem_shutdown(struct semaphore *sem)
 			sleepers = true;
 			continue;
 		}
+		sem_debug_entry(waiter, false);
 		list_move_tail(&waiter->list, &failed);
 		waiter->status = -ESHUTDOWN;
 		WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);

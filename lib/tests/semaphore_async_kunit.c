@@ -10,6 +10,7 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/semaphore.h>
+#include <linux/slab.h>
 #include <linux/workqueue.h>
 
 #include "semaphore_kunit.h"
@@ -663,6 +664,114 @@ static void sem_async_test_misuse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sem_count(&sem), max - 1);
 }
 
+/*
+ * sem_shutdown() with a sleeper still queued warns; the sleeper stays
+ * queued, keeps its place and is woken by the next up(), while the
+ * asynchronous entry behind it is failed.
+ */
+static void sem_async_test_shutdown_sleeper(struct kunit *test)
+{
+	struct sem_test_thread *sleeper;
+	struct sem_test_entry e;
+	struct semaphore sem;
+
+	sema_init(&sem, SEM_TEST_NO_UNITS);
+	sleeper = sem_test_thread_run_queued(test, &sem, SEM_TEST_DOWN, 0,
+					     true);
+	sem_test_entry_init(&e, &sem);
+	KUNIT_EXPECT_EQ(test, down_entry(&sem, &e.waiter), -EINPROGRESS);
+
+	sem_shutdown(&sem);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e.calls), 1);
+	KUNIT_EXPECT_EQ(test, e.status, -ESHUTDOWN);
+	KUNIT_EXPECT_FALSE(test, sem_test_returned(sleeper));
+	KUNIT_EXPECT_TRUE(test, sem_has_waiters(&sem));
+
+	up(&sem);
+	KUNIT_EXPECT_TRUE(test, sem_test_wait_returned(sleeper));
+	KUNIT_EXPECT_EQ(test, sleeper->ret, 0);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(&sem));
+	sem_test_thread_put(test, sleeper);
+	/* The sleeper gave its unit back. */
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+}
+
+struct sem_test_freed {
+	struct sem_waiter	waiter;
+	atomic_t		calls;
+	int			status;
+};
+
+static void sem_test_freed_grant(struct sem_waiter *waiter, int status)
+{
+	struct sem_test_freed *f = container_of(waiter, struct sem_test_freed,
+						waiter);
+
+	f->status = status;
+	atomic_inc(&f->calls);
+}
+
+/*
+ * CONFIG_DEBUG_SEMAPHORE: freeing a semaphore that has queued entries
+ * reports it and fails the entries with -ESHUTDOWN; freeing a queued
+ * entry reports it and takes it off the wait list, and the entries
+ * behind it are granted as if it had been cancelled.
+ */
+static void sem_async_test_debug_free(struct kunit *test)
+{
+	struct sem_test_freed queued[2], *gone;
+	struct sem_test_entry e;
+	struct semaphore *sem, local;
+	int i;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_SEMAPHORE))
+		kunit_skip(test, "needs CONFIG_DEBUG_SEMAPHORE");
+
+	sem = kmalloc(sizeof(*sem), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sem);
+	sema_init(sem, SEM_TEST_NO_UNITS);
+	for (i = 0; i < 2; i++) {
+		memset(&queued[i], 0, sizeof(queued[i]));
+		sem_waiter_init(&queued[i].waiter, sem_test_freed_grant);
+		queued[i].status = 1;
+		KUNIT_EXPECT_EQ(test, down_entry(sem, &queued[i].waiter),
+				-EINPROGRESS);
+	}
+	kfree(sem);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ(test, atomic_read(&queued[i].calls), 1);
+		KUNIT_EXPECT_EQ(test, queued[i].status, -ESHUTDOWN);
+	}
+
+	/* A queued entry at the head, freed; the one behind moves up. */
+	sema_init(&local, SEM_TEST_NO_UNITS);
+	gone = kzalloc(sizeof(*gone), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, gone);
+	sem_waiter_init(&gone->waiter, sem_test_freed_grant);
+	KUNIT_EXPECT_EQ(test, down_entry(&local, &gone->waiter), -EINPROGRESS);
+	sem_test_entry_init(&e, &local);
+	KUNIT_EXPECT_EQ(test, down_entry(&local, &e.waiter), -EINPROGRESS);
+	kfree(gone);
+	KUNIT_EXPECT_TRUE(test, sem_has_waiters(&local));
+	up(&local);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e.calls), 1);
+	KUNIT_EXPECT_EQ(test, e.status, 0);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(&local));
+	up(&local);
+	KUNIT_EXPECT_EQ(test, sem_count(&local), 1U);
+
+	/* The only queued entry, freed: the semaphore has no waiters left. */
+	KUNIT_EXPECT_EQ(test, down_trylock(&local), 0);
+	gone = kzalloc(sizeof(*gone), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, gone);
+	sem_waiter_init(&gone->waiter, sem_test_freed_grant);
+	KUNIT_EXPECT_EQ(test, down_entry(&local, &gone->waiter), -EINPROGRESS);
+	kfree(gone);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(&local));
+	up(&local);
+	KUNIT_EXPECT_EQ(test, sem_count(&local), 1U);
+}
+
 /* The accessors for code outside lib/semaphore.c. */
 static void sem_async_test_accessors(struct kunit *test)
 {
@@ -708,6 +817,8 @@ static struct kunit_case sem_async_cases[] = {
 	KUNIT_CASE(sem_async_test_requeue),
 	KUNIT_CASE(sem_async_test_shutdown),
 	KUNIT_CASE(sem_async_test_misuse),
+	KUNIT_CASE(sem_async_test_shutdown_sleeper),
+	KUNIT_CASE(sem_async_test_debug_free),
 	KUNIT_CASE(sem_async_test_accessors),
 	{}
 };

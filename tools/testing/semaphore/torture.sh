@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run locktorture's semaphore types on the patched tree under QEMU and
+# check the console: build one kernel per row (architecture and debug
+# configuration), boot it once per torture type with locktorture on the
+# kernel command line, and fail a run on any lockdep, KASAN or KCSAN
+# report, WARN, BUG, hung task, RCU stall or locktorture failure.
+#
+# Usage: torture.sh [ROW...]   ROW: ARCH-CONFIG, ARCH x86_64 or arm64,
+#                              CONFIG lockdep, kasan or kcsan
+#                              (default: every row of $rows_all)
+# Environment: TORTURE_SECS (seconds per type, default 300), TORTURE_TYPES
+# (default: all six), RESULTS.
+#
+# rcutorture's kvm.sh needs KVM, which these machines do not have, so the
+# kernels are booted here with QEMU in TCG mode, two CPUs.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+rows_all="x86_64-lockdep arm64-lockdep x86_64-kasan arm64-kasan x86_64-kcsan"
+types_all="sem_binary sem_counting sem_trylock sem_intr sem_async sem_mixed"
+secs=${TORTURE_SECS:-300}
+read -r -a types <<<"${TORTURE_TYPES:-$types_all}"
+if [ $# -gt 0 ]; then rows=("$@"); else read -r -a rows <<<"$rows_all"; fi
+[[ $secs =~ ^[0-9]+$ ]] && [ "$secs" -ge 10 ] ||
+	die "TORTURE_SECS must be a number of seconds, at least 10"
+
+tree=$(tree_dir patched)
+[ -f "$tree/kernel/locking/locktorture.c" ] || die "$tree is missing: run make tree"
+grep -q '"sem_mixed"' "$tree/kernel/locking/locktorture.c" ||
+	die "$tree has no semaphore torture types"
+mkdir -p "$BUILD/logs"
+table="$BUILD/logs/torture.rows"
+: > "$table"
+
+# Per architecture: compiler, QEMU, kernel image, console, QEMU arguments.
+arch_setup() {
+	case "$1" in
+	x86_64)
+		cross=; cc=gcc; qemu="qemu-system-x86_64"; image=arch/x86/boot/bzImage
+		console=ttyS0; qemu_args=(); need_pkgs gcc qemu-system-x86 ;;
+	arm64)
+		cross=aarch64-linux-gnu-; cc=${cross}gcc; qemu="qemu-system-aarch64"
+		image=arch/arm64/boot/Image.gz; console=ttyAMA0
+		qemu_args=(-machine virt -cpu max,pauth-impdef=on)
+		need_pkgs gcc-aarch64-linux-gnu qemu-system-arm ;;
+	*) die "unknown torture architecture '$1' (x86_64 or arm64)" ;;
+	esac
+}
+
+# build_kernel ARCH CONFIG DIR: the torture kernel of one row, in DIR.
+build_kernel() {
+	local arch=$1 config=$2 dir=$3 args
+	mkdir -p "$dir/initramfs"
+	"$cc" -static -nostdlib -ffreestanding -fno-stack-protector -O2 \
+		-o "$dir/initramfs/init" "$HERE/torture/init.c" || return 1
+	cat > "$dir/initramfs.list" <<-EOF
+	dir /dev 0755 0 0
+	nod /dev/console 0600 0 0 c 5 1
+	file /init $dir/initramfs/init 0755 0 0
+	EOF
+	args=(build --arch="$arch" --build_dir="$dir" --jobs="$(nproc)"
+	      --kunitconfig="$HERE/torture/base.config"
+	      --kunitconfig="$HERE/torture/$config.config"
+	      --kconfig_add="CONFIG_INITRAMFS_SOURCE=\"$dir/initramfs.list\"")
+	[ -n "$cross" ] && args+=(--cross_compile="$cross")
+	(cd "$tree" && python3 tools/testing/kunit/kunit.py "${args[@]}")
+}
+
+# boot ARCH DIR TYPE LOG: one torture run; QEMU is stopped once the
+# kernel powers off, or after the run's time and a margin for the boot.
+boot() {
+	local dir=$2 type=$3 log=$4 cmdline pid waited=0 limit
+	cmdline="console=$console rdinit=/init panic=-1"
+	cmdline+=" locktorture.torture_type=$type locktorture.shutdown_secs=$secs"
+	cmdline+=" locktorture.stat_interval=$(( secs < 60 ? 10 : 60 ))"
+	# Readers beyond the unit count, so that the count is checked.
+	[ "$type" = sem_counting ] && cmdline+=" locktorture.nreaders_stress=8"
+	limit=$((secs + 300))
+	"$qemu" -nodefaults -m 1024 -smp 2 "${qemu_args[@]}" \
+		-kernel "$dir/$image" -append "$cmdline" \
+		-no-reboot -nographic -serial stdio </dev/null > "$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if grep -qE 'reboot: (Power down|System halted)|Kernel panic' "$log"; then
+			sleep 2
+			break
+		fi
+		if [ "$waited" -ge "$limit" ]; then
+			echo "torture.sh: no power-off after $limit s, stopped QEMU" >> "$log"
+			break
+		fi
+		sleep 5
+		waited=$((waited + 5))
+	done
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+# check LOG: print "acquisitions errors verdict note" for one run.
+check() {
+	local log=$1 writes reads errors note verdict=PASS
+	writes=$(sed -n 's/.*Writes: *Total: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+	reads=$(sed -n 's/.*Reads : *Total: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+	errors=$(grep -cE 'WARNING:|BUG:|Oops|Kernel panic|ODEBUG:|blocked for more than|detected stalls|soft lockup|End of test: FAILURE|Fail: [1-9]|no power-off after' "$log")
+	note=$(grep -m1 -oE 'WARNING:.*|BUG:.*|Kernel panic.*|ODEBUG:.*|blocked for more than.*|detected stalls.*|End of test: FAILURE|no power-off.*' "$log" | cut -c1-70)
+	if ! grep -q 'End of test: SUCCESS' "$log"; then
+		verdict=FAIL
+		[ -n "$note" ] || note="no 'End of test: SUCCESS' line"
+	fi
+	[ "$errors" -gt 0 ] && verdict=FAIL
+	echo "$(( ${writes:-0} + ${reads:-0} ))	$errors	$verdict	${note:-}"
+}
+
+start=$(date +%s)
+for row in "${rows[@]}"; do
+	arch=${row%%-*}
+	config=${row#*-}
+	[ -f "$HERE/torture/$config.config" ] && [ "$arch" != "$row" ] ||
+		die "unknown row '$row' (ARCH-CONFIG, CONFIG one of lockdep kasan kcsan)"
+	[ "$config" = kcsan ] && [ "$arch" != x86_64 ] &&
+		die "KCSAN rows run on x86_64 only"
+	arch_setup "$arch"
+	dir="$BUILD/torture-$row"
+	blog="$BUILD/logs/torture-build-$row.log"
+	say "torture: building $row in $dir (log in $blog; $(( ($(date +%s) - start) / 60 )) min so far)"
+	if ! build_kernel "$arch" "$config" "$dir" > "$blog" 2>&1; then
+		grep -m3 -E 'error|ERROR' "$blog"
+		for type in "${types[@]}"; do
+			printf '%s\t%s\t%s\t-\t-\tFAIL\tbuild failed\n' "$type" "$row" "$secs" >> "$table"
+			record FAIL "torture/$row/$type" "build failed, see $blog"
+		done
+		continue
+	fi
+	for type in "${types[@]}"; do
+		log="$BUILD/logs/torture-$row-$type.log"
+		say "torture: $type on $row for $secs s (console in $log)"
+		boot "$arch" "$dir" "$type" "$log"
+		IFS=$'\t' read -r acq errors verdict note < <(check "$log")
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$type" "$row" "$secs" "$acq" \
+			"$errors" "$verdict" "$note" >> "$table"
+		grep -m1 -E "^(\[[ 0-9.]*\] )?$type: (acquired|at most)" "$log" | sed 's/^\[[ 0-9.]*\] /   /'
+		record "$verdict" "torture/$row/$type" "$acq acquisitions, $errors errors${note:+: $note}"
+	done
+done
+
+echo
+printf '%-13s %-15s %5s %13s %6s  %s\n' type config secs acquisitions errors result
+awk -F'\t' '{printf "%-13s %-15s %5s %13s %6s  %s%s\n", $1, $2, $3, $4, $5, $6, ($7 == "" ? "" : "  (" $7 ")")}' "$table"
+passed=$(awk -F'\t' '$6 == "PASS"' "$table" | wc -l)
+failed=$(awk -F'\t' '$6 != "PASS"' "$table" | wc -l)
+echo "torture: $passed passed, $failed failed in $(( ($(date +%s) - start) / 60 )) min"
+[ "$failed" -eq 0 ]
