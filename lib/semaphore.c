@@ -212,7 +212,7 @@ static bool sem_waiter_debug_fixup_free(void *addr, enum debug_obj_state state)
 		return false;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	if (waiter->state == SEM_WAITER_QUEUED) {
+	if (READ_ONCE(waiter->state) == SEM_WAITER_QUEUED) {
 		sem_debug_stop(waiter, &sem_waiter_debug_descr);
 		list_del_init(&waiter->list);
 		sem_waiter_gone(sem);
@@ -660,11 +660,16 @@ void sem_waiter_init(struct sem_waiter *waiter, sem_grant_fn grant)
 }
 EXPORT_SYMBOL(sem_waiter_init);
 
-static bool sem_waiter_valid(const struct sem_waiter *waiter)
+/*
+ * @state is the entry's state read once with READ_ONCE(): the lock is held,
+ * but sem_call_grant() moves a settled entry from GRANTING to DONE
+ * without it.  Both mean "settled" to every caller.
+ */
+static bool sem_waiter_valid(const struct sem_waiter *waiter,
+			     unsigned int state)
 {
-	return waiter->state >= SEM_WAITER_IDLE &&
-	       waiter->state <= SEM_WAITER_DONE && waiter->grant &&
-	       !waiter->task;
+	return state >= SEM_WAITER_IDLE && state <= SEM_WAITER_DONE &&
+	       waiter->grant && !waiter->task;
 }
 
 /*
@@ -674,14 +679,16 @@ static bool sem_waiter_valid(const struct sem_waiter *waiter)
 static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 			   struct workqueue_struct *wq)
 {
+	unsigned int state;
 	unsigned long flags;
 	int ret;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	if (!sem_waiter_valid(waiter)) {
+	state = READ_ONCE(waiter->state);
+	if (!sem_waiter_valid(waiter, state)) {
 		ret = -EINVAL;
-	} else if (waiter->state == SEM_WAITER_QUEUED ||
-		   waiter->state == SEM_WAITER_GRANTING) {
+	} else if (state == SEM_WAITER_QUEUED ||
+		   state == SEM_WAITER_GRANTING) {
 		ret = -EBUSY;
 	} else if (atomic_read(&sem->count) & SEM_SHUTDOWN) {
 		ret = -ESHUTDOWN;
@@ -770,17 +777,19 @@ EXPORT_SYMBOL(down_entry);
  */
 int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
 {
+	unsigned int state;
 	unsigned long flags;
 	int ret;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	if (!sem_waiter_valid(waiter)) {
+	state = READ_ONCE(waiter->state);
+	if (!sem_waiter_valid(waiter, state)) {
 		ret = -EINVAL;
-	} else if (waiter->state == SEM_WAITER_IDLE) {
+	} else if (state == SEM_WAITER_IDLE) {
 		ret = -ENOENT;
 	} else if (waiter->sem != sem) {
 		ret = -EINVAL;
-	} else if (waiter->state == SEM_WAITER_QUEUED) {
+	} else if (state == SEM_WAITER_QUEUED) {
 		sem_debug_entry(waiter, false);
 		list_del_init(&waiter->list);
 		sem_waiter_gone(sem);

@@ -4,8 +4,8 @@
 # Bisectability: check out every commit of the semaphore series in turn
 # (worktree build/bisect, one build directory build/bisect-x86_64, so each
 # step is an incremental build), build it for x86_64 with the semaphore
-# KUnit configuration and run the suites that exist at that commit.  One
-# result per commit.
+# KUnit configuration, plus locktorture as a module (built, not loaded),
+# and run the suites that exist at that commit.  One result per commit.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -32,7 +32,10 @@ for c in $commits; do
 	(cd "$BISECT" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
 		--build_dir="$bdir" --kunitconfig=lib/tests --jobs="$(nproc)" \
 		--json="$bdir/kunit.json" --timeout=300 \
-		--kconfig_add=CONFIG_SMP=y --qemu_args=-smp --qemu_args=2) > "$log" 2>&1
+		--kconfig_add=CONFIG_SMP=y --kconfig_add=CONFIG_MODULES=y \
+		--kconfig_add=CONFIG_DEBUG_KERNEL=y \
+		--kconfig_add=CONFIG_LOCK_TORTURE_TEST=m \
+		--qemu_args=-smp --qemu_args=2) > "$log" 2>&1
 	if RESULTS=/dev/null python3 "$HERE/kunit_results.py" "$bdir/kunit.json" \
 			"bisect-$i" "${suites[@]}" > "$log.results" 2>&1; then
 		record PASS "bisect/$i-$short" "$subject: builds, ${suites[*]} pass"
