@@ -31,6 +31,7 @@
 #
 # Variables: ARCHES="arm64 sparc" (make arches: a subset),
 # TORTURE_SECS (default 300), TORTURE_ROWS (default: all five rows),
+# TORTURE_JOBS (QEMU runs at once, default 1),
 # TEST_ARCHES (the extra ports of make test), KERNEL_SRC=DIR (another base tree instead of Debian's
 # linux-source-6.12), BUILD=DIR (default build/).
 
@@ -53,6 +54,7 @@ BENCH_ARCHES	?= x86_64 arm64
 # runs the first row for TEST_TORTURE_SECS per type.
 TORTURE_SECS	?= 300
 TORTURE_ROWS	?=
+TORTURE_JOBS	?= 1
 TEST_TORTURE_SECS ?= 30
 export RESULTS
 
@@ -126,7 +128,8 @@ internals: reset-results tree
 	@$(T)/check-internals.sh; $(T)/summary.sh
 
 torture: reset-results tree
-	@TORTURE_SECS=$(TORTURE_SECS) $(T)/torture.sh $(TORTURE_ROWS); $(T)/summary.sh
+	@TORTURE_SECS=$(TORTURE_SECS) TORTURE_JOBS=$(TORTURE_JOBS) \
+		$(T)/torture.sh $(TORTURE_ROWS); $(T)/summary.sh
 
 deps:
 	@$(T)/deps.sh

@@ -11,20 +11,30 @@
 #                              CONFIG lockdep, kasan or kcsan
 #                              (default: every row of $rows_all)
 # Environment: TORTURE_SECS (seconds per type, default 300), TORTURE_TYPES
-# (default: all six), RESULTS.
+# (default: all six), TORTURE_JOBS (QEMU runs at once, default 1), RESULTS.
 #
 # rcutorture's kvm.sh needs KVM, which these machines do not have, so the
-# kernels are booted here with QEMU in TCG mode, two CPUs.
+# kernels are booted here with QEMU in TCG mode, two CPUs each.  Every
+# row's kernel is built first, one after the other; then the runs, up to
+# TORTURE_JOBS at a time.  A run lasts TORTURE_SECS whatever the load, so
+# parallel runs shorten the wall time and lower the acquisition counts.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 rows_all="x86_64-lockdep arm64-lockdep x86_64-kasan arm64-kasan x86_64-kcsan"
 types_all="sem_binary sem_counting sem_trylock sem_intr sem_async sem_mixed"
 secs=${TORTURE_SECS:-300}
+njobs=${TORTURE_JOBS:-1}
 read -r -a types <<<"${TORTURE_TYPES:-$types_all}"
 if [ $# -gt 0 ]; then rows=("$@"); else read -r -a rows <<<"$rows_all"; fi
-[[ $secs =~ ^[0-9]+$ ]] && [ "$secs" -ge 10 ] ||
+if ! [[ $secs =~ ^[0-9]+$ ]] || [ "$secs" -lt 10 ]; then
 	die "TORTURE_SECS must be a number of seconds, at least 10"
+fi
+if ! [[ $njobs =~ ^[0-9]+$ ]] || [ "$njobs" -lt 1 ]; then
+	die "TORTURE_JOBS must be a number, at least 1"
+fi
+# The semaphore units of sem_counting (SEM_TORTURE_UNITS in locktorture.c).
+units=3
 
 tree=$(tree_dir patched)
 [ -f "$tree/kernel/locking/locktorture.c" ] || die "$tree is missing: run make tree"
@@ -34,17 +44,18 @@ mkdir -p "$BUILD/logs"
 table="$BUILD/logs/torture.rows"
 : > "$table"
 
-# Per architecture: compiler, QEMU, kernel image, console, QEMU arguments.
+# Per architecture: compiler, QEMU, kernel image, console, QEMU arguments
+# and Debian packages.
 arch_setup() {
 	case "$1" in
 	x86_64)
 		cross=; cc=gcc; qemu="qemu-system-x86_64"; image=arch/x86/boot/bzImage
-		console=ttyS0; qemu_args=(); need_pkgs gcc qemu-system-x86 ;;
+		console=ttyS0; qemu_args=(); pkgs="gcc qemu-system-x86" ;;
 	arm64)
 		cross=aarch64-linux-gnu-; cc=${cross}gcc; qemu="qemu-system-aarch64"
 		image=arch/arm64/boot/Image.gz; console=ttyAMA0
-		qemu_args=(-machine virt -cpu max,pauth-impdef=on)
-		need_pkgs gcc-aarch64-linux-gnu qemu-system-arm ;;
+		qemu_args=(-machine virt -cpu "max,pauth-impdef=on")
+		pkgs="gcc-aarch64-linux-gnu qemu-system-arm" ;;
 	*) die "unknown torture architecture '$1' (x86_64 or arm64)" ;;
 	esac
 }
@@ -78,6 +89,7 @@ boot() {
 	# Readers beyond the unit count, so that the count is checked.
 	[ "$type" = sem_counting ] && cmdline+=" locktorture.nreaders_stress=8"
 	limit=$((secs + 300))
+	: > "$log"
 	"$qemu" -nodefaults -m 1024 -smp 2 "${qemu_args[@]}" \
 		-kernel "$dir/$image" -append "$cmdline" \
 		-no-reboot -nographic -serial stdio </dev/null > "$log" 2>&1 &
@@ -99,9 +111,9 @@ boot() {
 	return 0
 }
 
-# check LOG: print "acquisitions errors verdict note" for one run.
+# check TYPE LOG: print "acquisitions errors verdict note" for one run.
 check() {
-	local log=$1 writes reads errors note verdict=PASS
+	local type=$1 log=$2 writes reads errors note verdict=PASS held
 	writes=$(sed -n 's/.*Writes: *Total: *\([0-9]*\).*/\1/p' "$log" | tail -1)
 	reads=$(sed -n 's/.*Reads : *Total: *\([0-9]*\).*/\1/p' "$log" | tail -1)
 	errors=$(grep -cE 'WARNING:|BUG:|Oops|Kernel panic|ODEBUG:|blocked for more than|detected stalls|soft lockup|End of test: FAILURE|Fail: [1-9]|no power-off after' "$log")
@@ -111,38 +123,86 @@ check() {
 		[ -n "$note" ] || note="no 'End of test: SUCCESS' line"
 	fi
 	[ "$errors" -gt 0 ] && verdict=FAIL
+	# sem_counting checks the count only if the readers did fill it.
+	if [ "$type" = sem_counting ] && [ $verdict = PASS ]; then
+		held=$(sed -n 's/.*sem_counting: at most \([0-9]*\) of.*/\1/p' "$log")
+		if [ "${held:-0}" -ne "$units" ]; then
+			verdict=FAIL
+			note="readers held at most ${held:-?} of $units units at once"
+		fi
+	fi
 	echo "$(( ${writes:-0} + ${reads:-0} ))	$errors	$verdict	${note:-}"
 }
 
+# run_one ROW TYPE: boot one run and write its table row to a file.
+run_one() {
+	local row=$1 type=$2 log acq errors verdict note
+	arch_setup "${row%%-*}"
+	log="$BUILD/logs/torture-$row-$type.log"
+	boot "${row%%-*}" "$BUILD/torture-$row" "$type" "$log"
+	IFS=$'\t' read -r acq errors verdict note < <(check "$type" "$log")
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$type" "$row" "$secs" "$acq" \
+		"$errors" "$verdict" "$note" > "$log.row"
+	say "torture: $type on $row: $verdict, $acq acquisitions, $errors errors${note:+ ($note)}"
+}
+
 start=$(date +%s)
+built=()
 for row in "${rows[@]}"; do
 	arch=${row%%-*}
 	config=${row#*-}
-	[ -f "$HERE/torture/$config.config" ] && [ "$arch" != "$row" ] ||
+	if [ ! -f "$HERE/torture/$config.config" ] || [ "$arch" = "$row" ]; then
 		die "unknown row '$row' (ARCH-CONFIG, CONFIG one of lockdep kasan kcsan)"
-	[ "$config" = kcsan ] && [ "$arch" != x86_64 ] &&
+	fi
+	if [ "$config" = kcsan ] && [ "$arch" != x86_64 ]; then
 		die "KCSAN rows run on x86_64 only"
+	fi
 	arch_setup "$arch"
+	# shellcheck disable=SC2086
+	need_pkgs $pkgs
 	dir="$BUILD/torture-$row"
 	blog="$BUILD/logs/torture-build-$row.log"
 	say "torture: building $row in $dir (log in $blog; $(( ($(date +%s) - start) / 60 )) min so far)"
-	if ! build_kernel "$arch" "$config" "$dir" > "$blog" 2>&1; then
-		grep -m3 -E 'error|ERROR' "$blog"
-		for type in "${types[@]}"; do
-			printf '%s\t%s\t%s\t-\t-\tFAIL\tbuild failed\n' "$type" "$row" "$secs" >> "$table"
-			record FAIL "torture/$row/$type" "build failed, see $blog"
-		done
+	if build_kernel "$arch" "$config" "$dir" > "$blog" 2>&1; then
+		built+=("$row")
 		continue
 	fi
+	grep -m3 -E 'error|ERROR' "$blog"
 	for type in "${types[@]}"; do
-		log="$BUILD/logs/torture-$row-$type.log"
-		say "torture: $type on $row for $secs s (console in $log)"
-		boot "$arch" "$dir" "$type" "$log"
-		IFS=$'\t' read -r acq errors verdict note < <(check "$log")
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$type" "$row" "$secs" "$acq" \
-			"$errors" "$verdict" "$note" >> "$table"
-		grep -m1 -E "^(\[[ 0-9.]*\] )?$type: (acquired|at most)" "$log" | sed 's/^\[[ 0-9.]*\] /   /'
+		printf '%s\t%s\t%s\t-\t-\tFAIL\tbuild failed\n' "$type" "$row" "$secs" \
+			> "$BUILD/logs/torture-$row-$type.log.row"
+	done
+done
+
+say "torture: ${#built[@]} kernels built; $(( ${#built[@]} * ${#types[@]} )) runs of $secs s, $njobs at a time"
+for row in "${built[@]}"; do
+	for type in "${types[@]}"; do
+		rm -f "$BUILD/logs/torture-$row-$type.log.row"
+		while [ "$(jobs -rp | wc -l)" -ge "$njobs" ]; do
+			wait -n
+		done
+		say "torture: $type on $row for $secs s (console in $BUILD/logs/torture-$row-$type.log)"
+		run_one "$row" "$type" &
+	done
+done
+wait
+
+for row in "${rows[@]}"; do
+	for type in "${types[@]}"; do
+		f="$BUILD/logs/torture-$row-$type.log.row"
+		if [ ! -s "$f" ]; then
+			printf '%s\t%s\t%s\t-\t-\tFAIL\tno result\n' "$type" "$row" "$secs" > "$f"
+		fi
+		cat "$f" >> "$table"
+		IFS=$'\t' read -r _ _ _ acq errors verdict note < "$f"
 		record "$verdict" "torture/$row/$type" "$acq acquisitions, $errors errors${note:+: $note}"
+	done
+done
+for row in "${built[@]}"; do
+	for type in "${types[@]}"; do
+		grep -h -m1 -E "^(\[[ 0-9.]*\] )?$type: (acquired|at most)" \
+			"$BUILD/logs/torture-$row-$type.log" 2>/dev/null |
+			sed "s/^\[[ 0-9.]*\] /  $row /"
 	done
 done
 
