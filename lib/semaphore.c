@@ -119,6 +119,9 @@ static DEFINE_PER_CPU(struct sem_grant_queue, sem_grant_queue);
 
 static void sem_waiter_gone(struct semaphore *sem);
 static void sem_run_grant(struct sem_waiter *waiter);
+static unsigned int sem_fail_entries(struct semaphore *sem,
+				     unsigned long flags, bool unlink_sleepers)
+	__releases(&sem->lock);
 
 #ifdef CONFIG_DEBUG_SEMAPHORE
 /*
@@ -159,34 +162,14 @@ static void sem_debug_stop(void *addr, const struct debug_obj_descr *descr)
 static bool sem_debug_fixup_free(void *addr, enum debug_obj_state state)
 {
 	struct semaphore *sem = addr;
-	struct sem_waiter *waiter, *next;
+	unsigned int sleepers;
 	unsigned long flags;
-	unsigned int sleepers = 0;
-	LIST_HEAD(failed);
 
 	if (state != ODEBUG_STATE_ACTIVE)
 		return false;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	list_for_each_entry_safe(waiter, next, &sem->wait_list, list) {
-		if (waiter->task) {
-			list_del_init(&waiter->list);
-			sleepers++;
-			continue;
-		}
-		sem_debug_stop(waiter, &sem_waiter_debug_descr);
-		list_move_tail(&waiter->list, &failed);
-		waiter->status = -ESHUTDOWN;
-		WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
-	}
-	sem_waiter_gone(sem);
-	preempt_disable();
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-
-	list_for_each_entry_safe(waiter, next, &failed, list)
-		sem_run_grant(waiter);
-	preempt_enable();
-
+	sleepers = sem_fail_entries(sem, flags, true);
 	WARN(sleepers, "semaphore %p freed with %u sleeping waiters\n",
 	     sem, sleepers);
 	return true;
@@ -810,6 +793,43 @@ int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
 }
 EXPORT_SYMBOL(sem_cancel);
 
+/*
+ * Settle every queued wait entry of @sem with -ESHUTDOWN, drop sem->lock,
+ * which the caller took with raw_spin_lock_irqsave() into @flags, and run
+ * the entries' grant functions.  Sleepers stay queued, or with
+ * @unlink_sleepers are taken off the list.  Return: the number of
+ * sleepers.
+ */
+static unsigned int sem_fail_entries(struct semaphore *sem,
+				     unsigned long flags, bool unlink_sleepers)
+	__releases(&sem->lock)
+{
+	struct sem_waiter *waiter, *next;
+	unsigned int sleepers = 0;
+	LIST_HEAD(failed);
+
+	list_for_each_entry_safe(waiter, next, &sem->wait_list, list) {
+		if (waiter->task) {
+			if (unlink_sleepers)
+				list_del_init(&waiter->list);
+			sleepers++;
+			continue;
+		}
+		sem_debug_entry(waiter, false);
+		list_move_tail(&waiter->list, &failed);
+		waiter->status = -ESHUTDOWN;
+		WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
+	}
+	sem_waiter_gone(sem);
+	preempt_disable();
+	raw_spin_unlock_irqrestore(&sem->lock, flags);
+
+	list_for_each_entry_safe(waiter, next, &failed, list)
+		sem_run_grant(waiter);
+	preempt_enable();
+	return sleepers;
+}
+
 /**
  * sem_shutdown - fail asynchronous requests for module unload or removal
  * @sem: the semaphore
@@ -831,31 +851,13 @@ EXPORT_SYMBOL(sem_cancel);
  */
 void sem_shutdown(struct semaphore *sem)
 {
-	struct sem_waiter *waiter, *next;
-	bool sleepers = false;
+	unsigned int sleepers;
 	unsigned long flags;
-	LIST_HEAD(failed);
 
 	might_sleep();
 	raw_spin_lock_irqsave(&sem->lock, flags);
 	atomic_or(SEM_SHUTDOWN, &sem->count);
-	list_for_each_entry_safe(waiter, next, &sem->wait_list, list) {
-		if (waiter->task) {
-			sleepers = true;
-			continue;
-		}
-		sem_debug_entry(waiter, false);
-		list_move_tail(&waiter->list, &failed);
-		waiter->status = -ESHUTDOWN;
-		WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
-	}
-	sem_waiter_gone(sem);
-	preempt_disable();
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-
-	list_for_each_entry_safe(waiter, next, &failed, list)
-		sem_run_grant(waiter);
-	preempt_enable();
+	sleepers = sem_fail_entries(sem, flags, false);
 
 	WARN_ONCE(sleepers, "semaphore %p: %s() with sleeping waiters\n",
 		  sem, __func__);
