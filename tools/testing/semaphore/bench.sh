@@ -52,15 +52,15 @@ EOF
 
 # run_bench KIND ARCH TAG FILTER QEMU_ARGS...: one boot, figures to $raw.
 run_bench() {
-	local kind=$1 arch=$2 tag=$3 filter=$4 tree bdir cross log
+	local kind=$1 arch=$2 tag=$3 filter=$4 tree bdir log
 	shift 4
 	tree="$BUILD/bench-$kind"
 	bdir="$BUILD/bench-$kind-$arch"
-	cross=$(awk -v a="$arch" '$1 == a {print $2}' "$HERE/arches.txt")
+	arch_row "$arch"
 	log="$BUILD/logs/bench-$kind-$arch-$tag.log"
 	local args=(exec --arch="$arch" --build_dir="$bdir" --timeout=600
 		    --raw_output=all)
-	[ "$cross" != - ] && args+=(--cross_compile="$cross")
+	[ -n "$arch_cross" ] && args+=(--cross_compile="$arch_cross")
 	local q
 	for q in "$@"; do args+=(--qemu_args="$q"); done
 	(cd "$tree" && python3 tools/testing/kunit/kunit.py "${args[@]}" "$filter") \
@@ -83,15 +83,14 @@ start=$(date +%s)
 for kind in pristine patched; do
 	tree=$(bench_tree "$kind")
 	for arch in "${arches[@]}"; do
-		row=$(awk -v a="$arch" '$1 == a' "$HERE/arches.txt")
-		[ -n "$row" ] || die "unknown ARCH '$arch'"
-		read -r _ cross gccpkg qemupkgs _ <<<"$row"
-		need_pkgs $gccpkg ${qemupkgs//,/ }
+		arch_row "$arch"
+		# shellcheck disable=SC2086
+		need_pkgs $arch_pkgs
 		bdir="$BUILD/bench-$kind-$arch"
 		say "bench: building $kind for $arch in $bdir"
 		args=(build --arch="$arch" --build_dir="$bdir" --jobs="$(nproc)"
 		      --kunitconfig="$BUILD/bench.kunitconfig")
-		[ "$cross" != - ] && args+=(--cross_compile="$cross")
+		[ -n "$arch_cross" ] && args+=(--cross_compile="$arch_cross")
 		(cd "$tree" && python3 tools/testing/kunit/kunit.py "${args[@]}") \
 			> "$BUILD/logs/bench-$kind-$arch-build.log" 2>&1 ||
 			die "bench: $kind $arch does not build; see $BUILD/logs/bench-$kind-$arch-build.log"

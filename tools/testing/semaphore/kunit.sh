@@ -14,10 +14,9 @@ tree_kind=${2:-patched}
 tree=$(tree_dir "$tree_kind")
 [ -f "$tree/Makefile" ] || die "$tree is missing: run make tree"
 
-row=$(awk -v a="$arch" '$1 == a' "$HERE/arches.txt")
-[ -n "$row" ] || die "unknown ARCH '$arch'; known: $(awk '!/^#/ {printf "%s ", $1}' "$HERE/arches.txt")"
-read -r _ cross gccpkg qemupkgs smp <<<"$row"
-need_pkgs $gccpkg ${qemupkgs//,/ }
+arch_row "$arch"
+# shellcheck disable=SC2086
+need_pkgs $arch_pkgs
 
 if [ "$tree_kind" = pristine ]; then
 	bdir="$BUILD/pristine-$arch"
@@ -34,9 +33,9 @@ log="$BUILD/logs/kunit-$tree_kind-$arch.log"
 
 args=(run --arch="$arch" --build_dir="$bdir" --kunitconfig=lib/tests
       --jobs="$(nproc)" --json="$bdir/kunit.json" --timeout=300)
-[ "$cross" != - ] && args+=(--cross_compile="$cross")
-if [ "$smp" != - ]; then
-	args+=(--kconfig_add=CONFIG_SMP=y --qemu_args=-smp --qemu_args="$smp")
+[ -n "$arch_cross" ] && args+=(--cross_compile="$arch_cross")
+if [ -n "$arch_smp" ]; then
+	args+=(--kconfig_add=CONFIG_SMP=y --qemu_args=-smp --qemu_args="$arch_smp")
 fi
 # shellcheck disable=SC2206
 args+=(${KUNIT_EXTRA:-})

@@ -55,6 +55,20 @@ worktree_at() {
 	fi
 }
 
+# arch_row ARCH: read the row of ARCH in arches.txt into arch_cross (the
+# cross-compile prefix, empty for the native compiler), arch_pkgs (the
+# compiler and QEMU packages) and arch_smp (QEMU's -smp value, empty for
+# none).  Dies on an architecture that arches.txt does not list.
+arch_row() {
+	local row cross gccpkg qemupkgs smp
+	row=$(awk -v a="$1" '!/^#/ && $1 == a' "$HERE/arches.txt")
+	[ -n "$row" ] || die "unknown ARCH '$1'; known: $(awk '!/^#/ && NF {printf "%s ", $1}' "$HERE/arches.txt")"
+	read -r _ cross gccpkg qemupkgs smp <<<"$row"
+	arch_cross=${cross#-}
+	arch_pkgs="$gccpkg ${qemupkgs//,/ }"
+	arch_smp=${smp#-}
+}
+
 # The tree for TREE=patched|pristine.
 tree_dir() {
 	case "$1" in
