@@ -41,7 +41,7 @@ sh_gcc_broken() {
 # arch tree build_s boot passed failed skipped note (note last: it may be
 # empty, and read splits on runs of tabs)
 cell() {
-	local arch=$1 tree=$2 log bdir before label pass fail skip build boot note
+	local arch=$1 tree=$2 log before label pass fail skip build boot note
 	log="$BUILD/logs/kunit-$tree-$arch.log"
 	label="kunit/$tree-$arch/"
 	before=0

@@ -8,7 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(make gcc git perl python3 flex bison bc libelf-dev libssl-dev cpio
-      kmod rsync xz-utils python3-ply python3-git coccinelle qemu-system-x86 linux-source-6.12)
-[ -n "${KERNEL_SRC:-}" ] && pkgs=("${pkgs[@]/linux-source-6.12}")
-need_pkgs ${pkgs[@]}
+      kmod rsync xz-utils python3-ply python3-git coccinelle qemu-system-x86)
+[ -n "${KERNEL_SRC:-}" ] || pkgs+=(linux-source-6.12)
+need_pkgs "${pkgs[@]}"
 echo "dependencies present"

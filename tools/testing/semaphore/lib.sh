@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
 #
 # Shared shell helpers of the semaphore pipeline.  Sourced, not run.
 
