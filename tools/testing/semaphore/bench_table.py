@@ -51,7 +51,7 @@ def main():
         r = f'{ratio:.3f}' if ratio is not None else '-'
         print(f'{arch:8} {metric:{w}} {fmt(p, ps):>26} {fmt(q, qs):>26} {r:>6}')
     with open(out, 'w', newline='') as f:
-        wr = csv.writer(f)
+        wr = csv.writer(f, lineterminator='\n')
         wr.writerow(['arch', 'metric', 'pristine', 'patched', 'ratio'])
         for arch, metric, p, _, q, _, ratio in rows:
             wr.writerow([arch, metric,

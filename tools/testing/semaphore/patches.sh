@@ -7,8 +7,10 @@
 # letter, each patch with the To:/Cc: lines of scripts/get_maintainer.pl.
 #
 # The cover letter of the semaphore series is cover-letter.txt with the
-# port table (build/arches.csv) and the benchmark table (build/bench.csv)
-# put in where they exist; otherwise it says where the figures are.
+# port table and the benchmark table: build/arches.csv and build/bench.csv
+# when make arches / make bench have run in this build directory, the
+# copies recorded in tools/testing/semaphore/recorded/ otherwise (a clean
+# clone); the letter says which.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -42,9 +44,27 @@ uniq_list() {
 		paste -sd, | sed 's/,/, /g'
 }
 
-# csv_table FILE: a CSV file as aligned text columns.
+# csv_table FILE: a CSV file as aligned text columns, "-" for an empty
+# cell (no quoted commas in our tables).
 csv_table() {
-	column -t -s, "$1" | sed 's/^/  /'
+	awk -F, -v OFS=, '{ sub(/\r$/, ""); for (i = 1; i <= NF; i++) if ($i == "") $i = "-"; print }' "$1" |
+		column -t -s, | sed 's/^/  /; s/ *$//'
+}
+
+# table NAME TARGET: the table of build/NAME.csv, or of the recorded copy.
+table() {
+	local name=$1 target=$2
+	if [ -f "$BUILD/$name.csv" ]; then
+		echo "  (measured by $target in this build directory)"
+		echo
+		csv_table "$BUILD/$name.csv"
+	elif [ -f "$HERE/recorded/$name.csv" ]; then
+		echo "  (recorded: tools/testing/semaphore/recorded/$name.csv, see its README)"
+		echo
+		csv_table "$HERE/recorded/$name.csv"
+	else
+		die "no $name table: neither $BUILD/$name.csv nor $HERE/recorded/$name.csv"
+	fi
 }
 
 # series NAME RANGE SUBJECT BODY_FILE
@@ -102,19 +122,12 @@ body=$(mktemp)
 	echo
 	echo "Ports (make arches: build seconds, boot, KUnit cases passed/failed):"
 	echo
-	if [ -f "$BUILD/arches.csv" ]; then
-		csv_table "$BUILD/arches.csv"
-	else
-		echo "  (not run in this build directory: see tools/testing/semaphore/README)"
-	fi
+	table arches "make arches"
 	echo
-	echo "Benchmark (make bench; single-thread figures under QEMU -icount):"
+	echo "Benchmark (make bench under QEMU; ns, operations per second or a ratio;"
+	echo "ratio = patched / pristine; single-thread ns are guest instructions, -icount):"
 	echo
-	if [ -f "$BUILD/bench.csv" ]; then
-		csv_table "$BUILD/bench.csv"
-	else
-		echo "  (not run in this build directory: see Documentation/locking/semaphore.rst)"
-	fi
+	table bench "make bench"
 } > "$body"
 series semaphore fixed-base..series \
 	"$(sed -n 's/^Subject: //p' "$HERE/cover-letter.txt")" "$body"
