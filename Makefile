@@ -82,6 +82,7 @@ test: reset-results deps
 	$(T)/cocci-test.sh; \
 	$(T)/objcheck.sh; \
 	$(T)/sparse.sh; \
+	$(T)/mutate.sh --check; \
 	$(T)/summary.sh
 
 tree: deps

@@ -10,12 +10,20 @@
 # x86_64 in build/mutant-x86_64 (a full build first, then only
 # lib/semaphore.c is rebuilt per mutation).
 #
-# Usage: mutate.sh [MUTATION...]   (names of mutations/*.patch, default all)
+# Usage: mutate.sh [--check] [MUTATION...]
+#        (names of mutations/*.patch, default all)
+# --check: only that each mutation applies to the series' lib/semaphore.c,
+# one result per mutation and no build (make test runs this, so that a
+# change to lib/semaphore.c cannot leave a mutation behind unnoticed).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$LINUX/.git" ] || die "build/linux is missing: run make tree"
-worktree_at "$MUTANT" series
+check=0
+if [ "${1:-}" = --check ]; then
+	check=1
+	shift
+fi
 
 if [ $# -gt 0 ]; then
 	patches=()
@@ -24,6 +32,26 @@ else
 	patches=("$HERE"/mutations/*.patch)
 fi
 
+if [ $check -eq 1 ]; then
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/lib"
+	rc=0
+	for p in "${patches[@]}"; do
+		name=$(basename "$p" .patch)
+		git -C "$LINUX" show series:lib/semaphore.c > "$tmp/lib/semaphore.c" ||
+			die "no lib/semaphore.c at series"
+		if (cd "$tmp" && git apply --check "$p" 2>/dev/null); then
+			record PASS "mutation-applies/$name" "applies to the series' lib/semaphore.c"
+		else
+			record FAIL "mutation-applies/$name" "does not apply to the series' lib/semaphore.c: refresh $p"
+			rc=1
+		fi
+	done
+	rm -rf "$tmp"
+	exit $rc
+fi
+
+worktree_at "$MUTANT" series
 rc=0
 for p in "${patches[@]}"; do
 	name=$(basename "$p" .patch)
