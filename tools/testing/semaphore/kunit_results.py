@@ -18,8 +18,10 @@ def cases(group, prefix=''):
     path = prefix
     if name and name != 'KUnit Test Group':
         path = f'{prefix}{name}.' if prefix else f'{name}.'
-    for case in group.get('test_cases', []):
-        yield path + case['name'], case['status']
+    for i, case in enumerate(group.get('test_cases', []), 1):
+        # kunit.py gives a case no name when the kernel stopped (crash,
+        # hang, timeout) before the case's result line.
+        yield path + (case['name'] or f'case{i}-no-result'), case['status']
     for sub in group.get('sub_groups', []):
         yield from cases(sub, path)
 
