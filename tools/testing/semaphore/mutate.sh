@@ -35,11 +35,12 @@ fi
 if [ $check -eq 1 ]; then
 	tmp=$(mktemp -d)
 	mkdir -p "$tmp/lib"
+	git -C "$LINUX" show series:lib/semaphore.c > "$tmp/lib/semaphore.c" ||
+		die "no lib/semaphore.c at series"
 	rc=0
 	for p in "${patches[@]}"; do
 		name=$(basename "$p" .patch)
-		git -C "$LINUX" show series:lib/semaphore.c > "$tmp/lib/semaphore.c" ||
-			die "no lib/semaphore.c at series"
+		# --check writes nothing: every mutation sees the same file.
 		if (cd "$tmp" && git apply --check "$p" 2>/dev/null); then
 			record PASS "mutation-applies/$name" "applies to the series' lib/semaphore.c"
 		else

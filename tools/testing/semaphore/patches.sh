@@ -47,7 +47,7 @@ uniq_list() {
 # csv_table FILE: a CSV file as aligned text columns, "-" for an empty
 # cell (no quoted commas in our tables).
 csv_table() {
-	awk -F, -v OFS=, '{ sub(/\r$/, ""); for (i = 1; i <= NF; i++) if ($i == "") $i = "-"; print }' "$1" |
+	awk -F, -v OFS=, '{ for (i = 1; i <= NF; i++) if ($i == "") $i = "-"; print }' "$1" |
 		column -t -s, | sed 's/^/  /; s/ *$//'
 }
 
