@@ -80,6 +80,7 @@ test: reset-results deps
 	$(T)/checkpatch.sh; \
 	$(T)/kerneldoc.sh; \
 	$(T)/cocci-test.sh; \
+	$(T)/torture-classify-test.sh; \
 	$(T)/objcheck.sh; \
 	$(T)/sparse.sh; \
 	$(T)/mutate.sh --check; \

@@ -67,12 +67,27 @@
  * at its own state under the lock, so a signal or a timeout that races
  * with the grant loses to it.  A grant function is called after the lock
  * is dropped, with preemption disabled from the decision to its return.
+ * A down_async() request has no grant function: its work item is queued
+ * under the lock, together with the decision, so that whoever looks at
+ * the request under the lock afterwards finds its work queued.
+ *
+ * Lifetimes of down_async() requests.  From its grant to the return of
+ * its work function a request is "in flight": a struct sem_async_inflight
+ * record, first the one in the request (work pending), then one on the
+ * worker's stack (work running, the request may be freed), sits in a
+ * small hash table keyed by the semaphore.  sem_shutdown() waits for the
+ * records of its own semaphore and sem_async_cancel_sync() for those of
+ * its request, and for nothing else.  Neither waits for work that has not
+ * started: such work might be queued behind the caller itself (an ordered
+ * workqueue), so they take it off its workqueue with cancel_work() and
+ * deal with it themselves.
  */
 
 #include <linux/bug.h>
 #include <linux/compiler.h>
 #include <linux/debugobjects.h>
 #include <linux/export.h>
+#include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
@@ -82,7 +97,7 @@
 #include <linux/sched/wake_q.h>
 #include <linux/semaphore.h>
 #include <linux/spinlock.h>
-#include <linux/srcu.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/ftrace.h>
 #include <trace/events/lock.h>
@@ -101,8 +116,36 @@
 #define SEM_WAITER_GRANTING	0x53454d32U	/* settled, function not run */
 #define SEM_WAITER_DONE		0x53454d33U	/* granted, or function ran */
 
-/* Waits for the work items of granted down_async() requests. */
-DEFINE_STATIC_SRCU(sem_async_srcu);
+/*
+ * For a down_async() request the same states mean: QUEUED on the wait
+ * list; GRANTING settled, its work queued and not started yet; DONE its
+ * work function was called.  A request may be queued again while IDLE or
+ * DONE, never while QUEUED or GRANTING.
+ *
+ * The in-flight records of down_async() requests (see the notes at the
+ * top), hashed by semaphore.  A bucket's lock nests inside sem->lock.
+ * sem_async_gen counts the records that went away, so that waiters for
+ * them can tell that something changed.
+ */
+#define SEM_INFLIGHT_BITS	6
+
+struct sem_inflight_bucket {
+	raw_spinlock_t		lock;
+	struct hlist_head	head;
+};
+
+static struct sem_inflight_bucket sem_inflight[1 << SEM_INFLIGHT_BITS] = {
+	[0 ... (1 << SEM_INFLIGHT_BITS) - 1] = {
+		.lock = __RAW_SPIN_LOCK_UNLOCKED(sem_inflight.lock),
+	},
+};
+static DECLARE_WAIT_QUEUE_HEAD(sem_async_wait);
+static atomic_t sem_async_gen = ATOMIC_INIT(0);
+
+static struct sem_inflight_bucket *sem_inflight_bucket(struct semaphore *sem)
+{
+	return &sem_inflight[hash_ptr(sem, SEM_INFLIGHT_BITS)];
+}
 
 /*
  * Grant functions that are settled while another grant function runs on
@@ -119,6 +162,9 @@ static DEFINE_PER_CPU(struct sem_grant_queue, sem_grant_queue);
 
 static void sem_waiter_gone(struct semaphore *sem);
 static void sem_run_grant(struct sem_waiter *waiter);
+static void sem_async_grant(struct sem_waiter *waiter, int status);
+static void sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
+			     int status);
 static unsigned int sem_fail_entries(struct semaphore *sem,
 				     unsigned long flags, bool unlink_sleepers)
 	__releases(&sem->lock);
@@ -153,11 +199,17 @@ static void sem_debug_stop(void *addr, const struct debug_obj_descr *descr)
 }
 
 /*
- * A semaphore with waiters is being freed.  Fail its asynchronous entries
- * with -ESHUTDOWN, as sem_shutdown() would, so that their owners learn of
- * it.  Sleepers cannot be saved: their entries are on their stacks and
- * they will touch the semaphore again when they wake, so they are only
- * taken off the list and counted.
+ * A semaphore with waiters is being freed, or re-initialised with
+ * sema_init().  Mark it shut down, so that a grant function that tries to
+ * queue again gets -ESHUTDOWN, and fail its asynchronous entries with
+ * -ESHUTDOWN, as sem_shutdown() would, so that their owners learn of it:
+ * their grant functions run here, in the context of the kfree() or
+ * sema_init() caller, with preemption disabled, as they would in an up().
+ * Sleepers cannot be saved: their entries are on their stacks and they
+ * will touch the semaphore again when they wake, so they are only taken
+ * off the list and counted.  Tracking ends in every case, so that
+ * debugobjects, which looks at the object again after a fixup, finds it
+ * inactive and does not call the fixup again.
  */
 static bool sem_debug_fixup_free(void *addr, enum debug_obj_state state)
 {
@@ -169,8 +221,20 @@ static bool sem_debug_fixup_free(void *addr, enum debug_obj_state state)
 		return false;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
+	atomic_or(SEM_SHUTDOWN, &sem->count);
+	/*
+	 * Tracked, so waiters were queued; but sema_init() may have reset the
+	 * list and the count since.  Unless the list and SEM_WAITERS agree
+	 * that someone waits (then the last sem_waiter_gone() below ends the
+	 * tracking), end it here.
+	 */
+	if (list_empty(&sem->wait_list) ||
+	    !(atomic_read(&sem->count) & SEM_WAITERS)) {
+		atomic_andnot(SEM_WAITERS, &sem->count);
+		sem_debug_stop(sem, &sem_debug_descr);
+	}
 	sleepers = sem_fail_entries(sem, flags, true);
-	WARN(sleepers, "semaphore %p freed with %u sleeping waiters\n",
+	WARN(sleepers, "semaphore %p freed or re-initialised with %u sleeping waiters\n",
 	     sem, sleepers);
 	return true;
 }
@@ -181,9 +245,11 @@ static const struct debug_obj_descr sem_debug_descr = {
 };
 
 /*
- * A queued wait entry is being freed: take it off its semaphore's wait
+ * A queued wait entry is being freed, or re-initialised with
+ * sem_waiter_init() or sem_async_init(): take it off its semaphore's wait
  * list, as sem_cancel() would, so that the semaphore is not corrupted and
- * nobody behind it is affected.
+ * nobody behind it is affected.  Its grant function is not called.
+ * Tracking ends in every case (see above).
  */
 static bool sem_waiter_debug_fixup_free(void *addr, enum debug_obj_state state)
 {
@@ -191,15 +257,26 @@ static bool sem_waiter_debug_fixup_free(void *addr, enum debug_obj_state state)
 	struct semaphore *sem = READ_ONCE(waiter->sem);
 	unsigned long flags;
 
-	if (state != ODEBUG_STATE_ACTIVE || !sem)
+	if (state != ODEBUG_STATE_ACTIVE)
 		return false;
+	if (WARN_ON_ONCE(!sem)) {
+		/* Tracked but never queued: nothing to take off a list. */
+		sem_debug_stop(waiter, &sem_waiter_debug_descr);
+		return true;
+	}
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	if (READ_ONCE(waiter->state) == SEM_WAITER_QUEUED) {
+	/*
+	 * Still queued on @sem: tracked until dequeued here.  Otherwise it was
+	 * granted or cancelled since debugobjects looked, and that ended the
+	 * tracking under the same lock.
+	 */
+	if (smp_load_acquire(&waiter->state) == SEM_WAITER_QUEUED &&
+	    READ_ONCE(waiter->sem) == sem) {
 		sem_debug_stop(waiter, &sem_waiter_debug_descr);
 		list_del_init(&waiter->list);
 		sem_waiter_gone(sem);
-		waiter->state = SEM_WAITER_IDLE;
+		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
 	}
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
 	return true;
@@ -209,6 +286,23 @@ static const struct debug_obj_descr sem_waiter_debug_descr = {
 	.name		= "semaphore wait entry",
 	.fixup_free	= sem_waiter_debug_fixup_free,
 };
+
+/*
+ * sema_init() and sem_waiter_init() on memory that is still tracked: a
+ * semaphore with waiters, or a queued entry.  debug_object_free() of an
+ * active object calls the fixups above, which settle it; of an untracked
+ * one it does nothing.
+ */
+void sem_debug_init(struct semaphore *sem)
+{
+	debug_object_free(sem, &sem_debug_descr);
+}
+EXPORT_SYMBOL(sem_debug_init);
+
+static void sem_debug_waiter_init(struct sem_waiter *waiter)
+{
+	debug_object_free(waiter, &sem_waiter_debug_descr);
+}
 
 /* sem->lock held: the first waiter was queued, or the last one left. */
 static inline void sem_debug_waiters(struct semaphore *sem, bool waiters)
@@ -230,6 +324,7 @@ static inline void sem_debug_entry(struct sem_waiter *waiter, bool queued)
 #else
 static inline void sem_debug_waiters(struct semaphore *sem, bool waiters) { }
 static inline void sem_debug_entry(struct sem_waiter *waiter, bool queued) { }
+static inline void sem_debug_waiter_init(struct sem_waiter *waiter) { }
 #endif /* CONFIG_DEBUG_SEMAPHORE */
 
 /*
@@ -404,13 +499,15 @@ EXPORT_SYMBOL(down_timeout);
  * Release the semaphore.  Unlike mutexes, up() may be called from any
  * context and even by tasks which have never called down().  If callers
  * are queued, the unit goes directly to the oldest of them: a sleeper is
- * woken, an asynchronous entry has its grant function called before up()
- * returns (see down_entry()).
+ * woken, a down_async() request has its work queued, and a down_entry()
+ * entry has its grant function called, usually before up() returns, but
+ * later if up() is called from a grant function or from an interrupt on
+ * a CPU that runs one (see &typedef sem_grant_fn).
  *
  * Stores made before up() are visible to whoever is granted the unit: the
  * semaphore's lock orders them before the grant decision, the woken task
  * or the grant function acquires that order through the same lock or runs
- * after it on this CPU, and a down_async() work item gets it from
+ * after it on the same CPU, and a down_async() work item gets it from
  * queue_work().
  *
  * An up() that would overflow the count warns and is ignored: the count
@@ -519,6 +616,10 @@ static struct sem_waiter *__up(struct semaphore *sem,
 		return NULL;
 	}
 	sem_debug_entry(waiter, false);
+	if (waiter->grant == sem_async_grant) {
+		sem_async_settle(sem, waiter, 0);
+		return NULL;
+	}
 	waiter->status = 0;
 	WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
 	return waiter;
@@ -625,15 +726,17 @@ static void sem_run_grant(struct sem_waiter *waiter)
  * @waiter: the entry
  * @grant: the function to call once a queued @waiter is settled
  *
- * The entry must not be queued.  It may be queued again after its grant
- * function was called, after sem_cancel() removed it, or after
- * down_entry() returned anything but -EINPROGRESS, without calling this
- * function again.
+ * The entry must not be queued (CONFIG_DEBUG_SEMAPHORE catches a queued
+ * one, warns and takes it off its semaphore's list first).  It may be
+ * queued again after its grant function was called, after sem_cancel()
+ * removed it, or after down_entry() returned anything but -EINPROGRESS,
+ * without calling this function again.
  *
  * Context: Any context.
  */
 void sem_waiter_init(struct sem_waiter *waiter, sem_grant_fn grant)
 {
+	sem_debug_waiter_init(waiter);
 	INIT_LIST_HEAD(&waiter->list);
 	waiter->grant = grant;
 	waiter->task = NULL;
@@ -644,9 +747,10 @@ void sem_waiter_init(struct sem_waiter *waiter, sem_grant_fn grant)
 EXPORT_SYMBOL(sem_waiter_init);
 
 /*
- * @state is the entry's state read once with READ_ONCE(): the lock is held,
- * but sem_call_grant() moves a settled entry from GRANTING to DONE
- * without it.  Both mean "settled" to every caller.
+ * @state is the entry's state read once: the lock is held, but
+ * sem_call_grant() moves a settled entry from GRANTING to DONE without
+ * it, and so does the start of a down_async() work item.  Both mean
+ * "settled" to every caller.
  */
 static bool sem_waiter_valid(const struct sem_waiter *waiter,
 			     unsigned int state)
@@ -667,7 +771,7 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 	int ret;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	state = READ_ONCE(waiter->state);
+	state = smp_load_acquire(&waiter->state);
 	if (!sem_waiter_valid(waiter, state)) {
 		ret = -EINVAL;
 	} else if (state == SEM_WAITER_QUEUED ||
@@ -675,17 +779,28 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 		ret = -EBUSY;
 	} else if (atomic_read(&sem->count) & SEM_SHUTDOWN) {
 		ret = -ESHUTDOWN;
+	} else if (wq && READ_ONCE(container_of(waiter, struct sem_async,
+						 waiter)->cancelling)) {
+		ret = -ECANCELED;
 	} else {
 		if (wq)
 			container_of(waiter, struct sem_async, waiter)->wq = wq;
-		waiter->sem = sem;
+		WRITE_ONCE(waiter->sem, sem);
 		if (sem_take_or_wait(sem)) {
-			waiter->state = SEM_WAITER_IDLE;
+			if (wq)
+				sem_async_settle(sem, waiter, 0);
+			else
+				WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
 			ret = 0;
 		} else {
-			WRITE_ONCE(waiter->state, SEM_WAITER_QUEUED);
 			list_add_tail(&waiter->list, &sem->wait_list);
 			sem_debug_entry(waiter, true);
+			/*
+			 * Release: whoever sees QUEUED without sem->lock (a
+			 * sem_cancel() that holds another semaphore's lock)
+			 * also sees ->sem.  Pairs with the acquire there.
+			 */
+			smp_store_release(&waiter->state, SEM_WAITER_QUEUED);
 			ret = -EINPROGRESS;
 		}
 	}
@@ -695,7 +810,8 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 	WARN_ONCE(ret == -EINVAL,
 		  "semaphore %p: wait entry %p is not initialised\n",
 		  sem, waiter);
-	WARN_ONCE(ret == -EBUSY, "semaphore %p: wait entry %p is already queued\n",
+	WARN_ONCE(ret == -EBUSY,
+		  "semaphore %p: wait entry %p is queued, or granted and its work has not started\n",
 		  sem, waiter);
 	return ret;
 }
@@ -736,41 +852,30 @@ int down_entry(struct semaphore *sem, struct sem_waiter *waiter)
 }
 EXPORT_SYMBOL(down_entry);
 
-/**
- * sem_cancel - remove a queued wait entry
- * @sem: the semaphore @waiter was queued on
- * @waiter: an entry queued with down_entry()
- *
- * Settles, under the semaphore's lock, whether @waiter is removed or was
- * already granted.  Nobody behind @waiter waits longer because of it:
- * while anyone is queued no unit is free, so removing an entry, the oldest
- * one included, never strands a unit.
- *
- * The caller must guarantee that @waiter is still allocated: the grant
- * function may free it, so it must not be freed before either this
- * function returned 0 or the grant function was called.
- *
- * Context: Any context; does not sleep.
- * Return: 0 if @waiter was removed before it was granted: its grant
- * function will never be called and no unit is held.  -EALREADY if it had
- * already been settled: its grant function runs or has run, and it owns
- * the unit (or the -ESHUTDOWN status).  -ENOENT (with a warning) if
- * @waiter was never queued, -EINVAL (with a warning) if it is queued on
- * another semaphore or was never initialised.
+/*
+ * Settle, under the lock, whether @waiter is removed or was already
+ * granted.  With @cancelling (sem_async_cancel_sync()), also refuse every
+ * later down_async() of the request until the flag is cleared.
  */
-int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
+static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
+			bool cancelling)
 {
 	unsigned int state;
 	unsigned long flags;
 	int ret;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	state = READ_ONCE(waiter->state);
+	/*
+	 * Acquire: pairs with the release in sem_queue_entry(), so that an
+	 * entry seen QUEUED is seen with the semaphore it is queued on, also
+	 * when its grant function just queued it on another semaphore.
+	 */
+	state = smp_load_acquire(&waiter->state);
 	if (!sem_waiter_valid(waiter, state)) {
 		ret = -EINVAL;
 	} else if (state == SEM_WAITER_IDLE) {
 		ret = -ENOENT;
-	} else if (waiter->sem != sem) {
+	} else if (READ_ONCE(waiter->sem) != sem) {
 		ret = -EINVAL;
 	} else if (state == SEM_WAITER_QUEUED) {
 		sem_debug_entry(waiter, false);
@@ -781,6 +886,9 @@ int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
 	} else {
 		ret = -EALREADY;
 	}
+	if (cancelling && (ret == 0 || ret == -EALREADY))
+		WRITE_ONCE(container_of(waiter, struct sem_async,
+					waiter)->cancelling, true);
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
 
 	WARN_ONCE(ret == -ENOENT,
@@ -791,14 +899,87 @@ int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
 		  sem, waiter);
 	return ret;
 }
+
+/**
+ * sem_cancel - remove a queued wait entry
+ * @sem: the semaphore @waiter was queued on
+ * @waiter: an entry queued with down_entry()
+ *
+ * Settles, under the semaphore's lock, whether @waiter is removed or was
+ * already granted.  Nobody behind @waiter waits longer because of it:
+ * while anyone is queued no unit is free, so removing an entry, the oldest
+ * one included, never strands a unit.
+ *
+ * The call acts on the entry's current queueing.  If its grant function
+ * queued it again on @sem, that queueing is the one removed (0); if it
+ * queued it on another semaphore, the entry must be cancelled there: this
+ * call then returns -EINVAL and changes nothing.
+ *
+ * The caller must guarantee that @waiter is still allocated: the grant
+ * function may free it, so it must not be freed before either this
+ * function returned 0 or the grant function was called.  An owner that
+ * wants to free @waiter after -EALREADY without waiting for its grant
+ * function otherwise uses sem_cancel_sync().
+ *
+ * Context: Any context; does not sleep.
+ * Return: 0 if @waiter was removed before it was granted: its grant
+ * function will not be called for that queueing and no unit is held.
+ * -EALREADY if it had already been settled: its grant function is about
+ * to run, runs or has run, and it owns the unit (or the -ESHUTDOWN
+ * status).  -ENOENT (with a warning) if @waiter is not queued and was not
+ * granted since it was last initialised or removed, -EINVAL (with a
+ * warning) if it is queued on another semaphore or was never initialised.
+ */
+int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
+{
+	return __sem_cancel(sem, waiter, false);
+}
 EXPORT_SYMBOL(sem_cancel);
+
+/**
+ * sem_cancel_sync - remove a queued wait entry, or wait for its grant
+ * @sem: the semaphore @waiter was queued on
+ * @waiter: an entry queued with down_entry()
+ *
+ * As sem_cancel(), and then waits until a grant function that was settled
+ * for @waiter has returned (the equivalent of del_timer_sync() for a wait
+ * entry).  On return the entry is not queued and its grant function does
+ * not run, unless the grant function queued it again: an owner whose
+ * grant function may re-queue the entry must stop that first.  A
+ * down_async() request is passed on to sem_async_cancel_sync().
+ *
+ * Context: Process context; sleeps (an RCU grace period).  Must not be
+ * called from a grant function or with a lock held that one takes.
+ * Return: as sem_cancel(); after 0 or -EALREADY the owner may free
+ * @waiter.
+ */
+int sem_cancel_sync(struct semaphore *sem, struct sem_waiter *waiter)
+{
+	int ret;
+
+	if (waiter->grant == sem_async_grant)
+		return sem_async_cancel_sync(sem, container_of(waiter,
+						struct sem_async, waiter));
+
+	might_sleep();
+	ret = sem_cancel(sem, waiter);
+	/*
+	 * A settled grant function runs with preemption disabled from the
+	 * grant decision to its return, also when the per-CPU queue of
+	 * sem_run_grant() defers it: a grace period covers it.
+	 */
+	if (ret == 0 || ret == -EALREADY)
+		synchronize_rcu();
+	return ret;
+}
+EXPORT_SYMBOL(sem_cancel_sync);
 
 /*
  * Settle every queued wait entry of @sem with -ESHUTDOWN, drop sem->lock,
  * which the caller took with raw_spin_lock_irqsave() into @flags, and run
- * the entries' grant functions.  Sleepers stay queued, or with
- * @unlink_sleepers are taken off the list.  Return: the number of
- * sleepers.
+ * the entries' grant functions (down_async() requests have their work
+ * queued under the lock).  Sleepers stay queued, or with @unlink_sleepers
+ * are taken off the list.  Return: the number of sleepers.
  */
 static unsigned int sem_fail_entries(struct semaphore *sem,
 				     unsigned long flags, bool unlink_sleepers)
@@ -816,6 +997,11 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 			continue;
 		}
 		sem_debug_entry(waiter, false);
+		if (waiter->grant == sem_async_grant) {
+			list_del(&waiter->list);
+			sem_async_settle(sem, waiter, -ESHUTDOWN);
+			continue;
+		}
 		list_move_tail(&waiter->list, &failed);
 		waiter->status = -ESHUTDOWN;
 		WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
@@ -830,24 +1016,192 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 	return sleepers;
 }
 
+/*
+ * The in-flight records of down_async() requests.  sem_async_settle()
+ * adds the request's own record when it queues the work; the work item
+ * replaces it with one on its stack when it starts (sem_async_start()),
+ * because the work function may free the request, and removes that one
+ * when the function has returned (sem_async_end()).
+ */
+
+/* Called with the bucket's lock held; @req's record is in the bucket. */
+static void sem_async_start(struct sem_async *req,
+			    struct sem_async_inflight *run)
+{
+	run->sem = req->inflight.sem;
+	run->req = req;
+	run->task = current;
+	hlist_del_init(&req->inflight.node);
+	hlist_add_head(&run->node, &sem_inflight_bucket(run->sem)->head);
+	WRITE_ONCE(req->waiter.state, SEM_WAITER_DONE);
+}
+
+/* A record went away: wake sem_async_drain(). */
+static void sem_async_gone(void)
+{
+	atomic_inc(&sem_async_gen);
+	/* wq_has_sleeper() orders the increment before its check. */
+	if (wq_has_sleeper(&sem_async_wait))
+		wake_up_all(&sem_async_wait);
+}
+
+static void sem_async_end(struct sem_async_inflight *run)
+{
+	struct sem_inflight_bucket *b = sem_inflight_bucket(run->sem);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&b->lock, flags);
+	hlist_del(&run->node);
+	raw_spin_unlock_irqrestore(&b->lock, flags);
+	sem_async_gone();
+}
+
+/*
+ * Settle the down_async() request of @waiter with @status, under
+ * sem->lock: record it in flight and queue its work.  Queueing under the
+ * lock means that a sem_cancel() that finds the request settled also
+ * finds its work queued.
+ */
+static void sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
+			     int status)
+	__must_hold(&sem->lock)
+{
+	struct sem_async *req = container_of(waiter, struct sem_async, waiter);
+	struct sem_inflight_bucket *b = sem_inflight_bucket(sem);
+
+	WRITE_ONCE(req->status, status);
+	req->inflight.sem = sem;
+	req->inflight.req = req;
+	req->inflight.task = NULL;
+	raw_spin_lock(&b->lock);
+	hlist_add_head(&req->inflight.node, &b->head);
+	raw_spin_unlock(&b->lock);
+	WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
+	/*
+	 * The state machine lets a request be granted only while its work is
+	 * not pending.  If it is anyway (queued by hand), that one run serves
+	 * this grant: it finds and moves this record.
+	 */
+	WARN_ONCE(!queue_work(req->wq, &req->work),
+		  "semaphore %p: work of request %p was already pending\n",
+		  sem, req);
+}
+
+/*
+ * Whether @r may be taken off its workqueue: pending, not running already
+ * (the workqueue runs one instance at a time, and so must we), and not
+ * the request whose work function calls us (it runs after we return).
+ * Called with @r's bucket lock held, which keeps a pending request alive.
+ */
+static bool sem_async_can_take(struct sem_async_inflight *r)
+{
+	struct work_struct *work = &r->req->work;
+
+	return !r->task && current_work() != work &&
+	       !(work_busy(work) & WORK_BUSY_RUNNING) && cancel_work(work);
+}
+
+/*
+ * Wait until no down_async() request of @sem, or with @sem NULL no run of
+ * @req, is in flight.  Work that has not started is not waited for: it
+ * may be queued behind the caller (an ordered workqueue, or a worker that
+ * waits for a lock the caller holds), so it is taken off its workqueue
+ * and, for sem_shutdown(), its function runs here; for
+ * sem_async_cancel_sync() the unit it holds is given back instead and the
+ * function does not run.  The caller's own work function (a call from it
+ * is a bug) is left out, with a warning, rather than waited for.
+ * Return: whether @req's pending work was taken off.
+ */
+static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
+{
+	struct sem_inflight_bucket *b;
+	struct sem_async_inflight *r, run;
+	unsigned long flags;
+	bool busy, self = false, taken = false;
+	int gen, i;
+
+	for (;;) {
+		struct sem_async *take = NULL;
+
+		/* Acquire: read before the scan, so no removal is missed. */
+		gen = atomic_read_acquire(&sem_async_gen);
+		busy = false;
+		for (i = 0; i < ARRAY_SIZE(sem_inflight) && !take; i++) {
+			b = sem ? sem_inflight_bucket(sem) : &sem_inflight[i];
+			raw_spin_lock_irqsave(&b->lock, flags);
+			hlist_for_each_entry(r, &b->head, node) {
+				if (sem ? r->sem != sem : r->req != req)
+					continue;
+				if (r->task == current ||
+				    (!r->task && current_work() == &r->req->work)) {
+					self = true;
+					continue;
+				}
+				if (sem_async_can_take(r)) {
+					take = r->req;
+					break;
+				}
+				busy = true;
+			}
+			if (take && sem) {
+				/* Run it here, as the work item would. */
+				sem_async_start(take, &run);
+			} else if (take) {
+				hlist_del_init(&take->inflight.node);
+				WRITE_ONCE(take->waiter.state, SEM_WAITER_IDLE);
+			}
+			raw_spin_unlock_irqrestore(&b->lock, flags);
+			if (sem)
+				break;
+		}
+		if (take && sem) {
+			take->func(&take->work);
+			sem_async_end(&run);
+			continue;
+		}
+		if (take) {
+			if (!READ_ONCE(take->status))
+				up(take->inflight.sem);
+			sem_async_gone();
+			taken = true;
+			continue;
+		}
+		if (!busy)
+			break;
+		wait_event(sem_async_wait, atomic_read(&sem_async_gen) != gen);
+	}
+	WARN_ONCE(self, "semaphore %p: %s from a down_async() work function it would wait for\n",
+		  sem ? sem : req->inflight.sem, sem ? "sem_shutdown()" : "sem_async_cancel_sync()");
+	return taken;
+}
+
 /**
  * sem_shutdown - fail asynchronous requests for module unload or removal
  * @sem: the semaphore
  *
  * Marks @sem shut down, so that later down_entry() and down_async() calls
  * fail with -ESHUTDOWN, and settles every queued asynchronous entry with
- * status -ESHUTDOWN through its grant function (a down_async() work item
- * is queued and sees sem_async_status() == -ESHUTDOWN).  Then waits until
- * every grant function and every down_async() work item settled before
- * this point, on this or any other semaphore, has returned.
+ * status -ESHUTDOWN through its grant function (a down_async() request
+ * has its work queued, and sees sem_async_status() == -ESHUTDOWN).  Then
+ * waits until every grant function settled before this point has
+ * returned, and until the work functions of this semaphore's down_async()
+ * requests, granted or failed, have returned.  It waits for nothing of
+ * other semaphores' requests.  Work of this semaphore that has not
+ * started yet is not waited for but taken off its workqueue and its
+ * function called here, in the caller's context: so a caller that is
+ * itself a work item of an ordered workqueue that those requests use does
+ * not wait for work queued behind it.
  *
  * The classic API is not affected: down(), down_trylock() and up() keep
  * working on the units.  Sleepers still queued are a bug of the caller:
  * they trigger a warning, stay queued and are woken by later up() calls
- * as usual.  sema_init() clears the shut-down state.
+ * as usual.  sema_init() clears the shut-down state, once nobody uses the
+ * semaphore any more.
  *
  * Context: Process context; sleeps.  Must not be called from a grant
- * function or from a down_async() work function.
+ * function, from the work function of one of this semaphore's requests
+ * (that one is not waited for, with a warning), or with a lock held that
+ * this semaphore's work functions take.
  */
 void sem_shutdown(struct semaphore *sem)
 {
@@ -864,39 +1218,55 @@ void sem_shutdown(struct semaphore *sem)
 
 	/* Grant functions run with preemption disabled. */
 	synchronize_rcu();
-	/* Their work items hold sem_async_srcu until they return. */
-	synchronize_srcu(&sem_async_srcu);
+	/* Work functions of this semaphore's requests. */
+	sem_async_drain(sem, NULL);
 }
 EXPORT_SYMBOL(sem_shutdown);
 
 static void sem_async_workfn(struct work_struct *work)
 {
 	struct sem_async *req = to_sem_async(work);
-	int idx = req->srcu_idx;
+	struct sem_inflight_bucket *b;
+	struct sem_async_inflight run;
 	unsigned long flags;
+
+	b = sem_inflight_bucket(READ_ONCE(req->inflight.sem));
+	raw_spin_lock_irqsave(&b->lock, flags);
+	if (hlist_unhashed(&req->inflight.node)) {
+		raw_spin_unlock_irqrestore(&b->lock, flags);
+		WARN_ONCE(1, "semaphore: work of request %p queued without a grant\n",
+			  req);
+		return;
+	}
+	sem_async_start(req, &run);
+	raw_spin_unlock_irqrestore(&b->lock, flags);
 
 	req->func(work);
 	/* @req may have been freed by now. */
-	local_irq_save(flags);
-	/* Taken by sem_async_grant(), in another context. */
-	__acquire(&sem_async_srcu);
-	srcu_up_read(&sem_async_srcu, idx);
-	local_irq_restore(flags);
+	sem_async_end(&run);
 }
 
+/*
+ * The grant function of every down_async() request, which marks it as
+ * one.  It is never called: sem_async_settle() queues the work instead.
+ */
 static void sem_async_grant(struct sem_waiter *waiter, int status)
 {
-	struct sem_async *req = container_of(waiter, struct sem_async, waiter);
-	unsigned long flags;
+	WARN_ONCE(1, "semaphore: grant function of request %p called\n",
+		  waiter);
+}
 
-	WRITE_ONCE(req->status, status);
-	/* Interrupts off: Tiny SRCU's counters are not interrupt safe. */
-	local_irq_save(flags);
-	req->srcu_idx = srcu_down_read(&sem_async_srcu);
-	/* Released by sem_async_workfn(), in another context. */
-	__release(&sem_async_srcu);
-	local_irq_restore(flags);
-	queue_work(req->wq, &req->work);
+static void sem_async_init_common(struct sem_async *req, work_func_t func)
+{
+	sem_waiter_init(&req->waiter, sem_async_grant);
+	req->func = func;
+	req->wq = NULL;
+	req->status = 0;
+	req->cancelling = false;
+	INIT_HLIST_NODE(&req->inflight.node);
+	req->inflight.sem = NULL;
+	req->inflight.req = req;
+	req->inflight.task = NULL;
 }
 
 /**
@@ -904,22 +1274,53 @@ static void sem_async_grant(struct sem_waiter *waiter, int status)
  * @req: the request
  * @func: the work function to run once the request is settled
  *
- * The request must not be queued.  It may be passed to down_async()
- * again once @func has been called for it, or after sem_async_cancel()
- * returned 0, without calling this function again.
+ * The request must not be in flight: not queued, and no work of it
+ * pending or running.  It may be passed to down_async() again from @func,
+ * or once @func has been called for it, or after sem_async_cancel()
+ * returned 0, without calling this function again.  For a request on the
+ * stack use sem_async_init_onstack().
  *
  * Context: Any context.
  */
 void sem_async_init(struct sem_async *req, work_func_t func)
 {
-	sem_waiter_init(&req->waiter, sem_async_grant);
+	sem_async_init_common(req, func);
 	INIT_WORK(&req->work, sem_async_workfn);
-	req->func = func;
-	req->wq = NULL;
-	req->status = 0;
-	req->srcu_idx = 0;
 }
 EXPORT_SYMBOL(sem_async_init);
+
+/**
+ * sem_async_init_onstack - initialise a down_async() request on the stack
+ * @req: the request, on the caller's stack
+ * @func: the work function to run once the request is settled
+ *
+ * As sem_async_init(), for a request on the stack (its work item is
+ * initialised with INIT_WORK_ONSTACK()).  Call sem_async_destroy_onstack()
+ * before the stack frame goes away.
+ *
+ * Context: Any context.
+ */
+void sem_async_init_onstack(struct sem_async *req, work_func_t func)
+{
+	sem_async_init_common(req, func);
+	INIT_WORK_ONSTACK(&req->work, sem_async_workfn);
+}
+EXPORT_SYMBOL(sem_async_init_onstack);
+
+/**
+ * sem_async_destroy_onstack - end the life of a request on the stack
+ * @req: a request initialised with sem_async_init_onstack()
+ *
+ * The request must not be in flight any more (its work function has
+ * returned, or sem_async_cancel_sync() has returned).
+ *
+ * Context: Any context.
+ */
+void sem_async_destroy_onstack(struct sem_async *req)
+{
+	destroy_work_on_stack(&req->work);
+}
+EXPORT_SYMBOL(sem_async_destroy_onstack);
 
 /**
  * down_async - acquire the semaphore from a work item
@@ -936,13 +1337,18 @@ EXPORT_SYMBOL(sem_async_init);
  * -ESHUTDOWN (no unit held) if sem_shutdown() failed the request.
  *
  * @req belongs to the semaphore from this call until its work function
- * is called or sem_async_cancel() returns 0.
+ * is called, sem_async_cancel() returns 0 or sem_async_cancel_sync()
+ * returns.  It may be submitted again from its own work function, also
+ * when the new unit is free at once (the work item then runs again after
+ * the current run), but not while it is queued or its work is pending.
  *
  * Context: Any context; does not sleep.
  * Return: 0 if the unit was taken and the work queued, -EINPROGRESS if
  * @req was queued, -ESHUTDOWN if @sem was shut down (nothing queued),
- * -EBUSY or -EINVAL (with a warning) as for down_entry(), and -EINVAL
- * (with a warning) if @req was not initialised with sem_async_init().
+ * -ECANCELED if sem_async_cancel_sync() runs for @req (nothing queued),
+ * -EBUSY (with a warning, no unit taken) if @req is queued or its work is
+ * pending and has not started, -EINVAL (with a warning) if @req was not
+ * initialised with sem_async_init() or @wq is %NULL.
  */
 int down_async(struct semaphore *sem, struct sem_async *req,
 	       struct workqueue_struct *wq)
@@ -954,8 +1360,6 @@ int down_async(struct semaphore *sem, struct sem_async *req,
 		return -EINVAL;
 
 	ret = sem_queue_entry(sem, &req->waiter, wq);
-	if (!ret)
-		sem_async_grant(&req->waiter, 0);
 	preempt_enable();
 	return ret;
 }
@@ -966,15 +1370,55 @@ EXPORT_SYMBOL(down_async);
  * @sem: the semaphore @req was queued on
  * @req: the request
  *
- * See sem_cancel().
+ * See sem_cancel().  A request is settled and its work queued in one step
+ * under the semaphore's lock, so -EALREADY means that the work is queued,
+ * running or done, and will not be queued again for that grant.
  *
  * Context: Any context; does not sleep.
  * Return: 0 if @req was removed and its work will not run for it,
  * -EALREADY if it was already settled and its work is queued, running or
- * done (the work owns the unit), or the errors of sem_cancel().
+ * done (the work owns the unit, or sees -ESHUTDOWN): the owner must not
+ * free @req before its work function has returned, which
+ * sem_async_cancel_sync() waits for; or the errors of sem_cancel().
  */
 int sem_async_cancel(struct semaphore *sem, struct sem_async *req)
 {
 	return sem_cancel(sem, &req->waiter);
 }
 EXPORT_SYMBOL(sem_async_cancel);
+
+/**
+ * sem_async_cancel_sync - cancel a down_async() request and wait for it
+ * @sem: the semaphore @req was queued on
+ * @req: the request
+ *
+ * The sleeping form of sem_async_cancel(), as cancel_work_sync() is of
+ * cancel_work(): removes @req if it is queued; if it was granted but its
+ * work has not started, takes the work off its workqueue and gives the
+ * unit back with up() (its function does not run); and waits until a
+ * work function already running for @req has returned.  Meanwhile
+ * down_async() refuses @req with -ECANCELED, so a work function that
+ * submits it again does not keep it alive.
+ *
+ * Context: Process context; sleeps.  Must not be called from @req's own
+ * work function (that run is not waited for, with a warning), nor with a
+ * lock held that the work function takes.
+ * Return: 0 if the work function will not run for the last submission of
+ * @req (it was removed, or taken off before it started), -EALREADY if it
+ * ran, or the errors of sem_cancel().  After 0 or -EALREADY, @req is not
+ * in flight: the owner may free it or submit it again.
+ */
+int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
+{
+	int ret;
+
+	might_sleep();
+	ret = __sem_cancel(sem, &req->waiter, true);
+	if (ret == 0 || ret == -EALREADY) {
+		if (sem_async_drain(NULL, req))
+			ret = 0;
+		WRITE_ONCE(req->cancelling, false);
+	}
+	return ret;
+}
+EXPORT_SYMBOL(sem_async_cancel_sync);

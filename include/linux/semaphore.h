@@ -18,6 +18,7 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/bug.h>
+#include <linux/compiler.h>
 #include <linux/limits.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
@@ -38,10 +39,19 @@ struct semaphore {
 #define __SEM_WAITERS		0x40000000
 #define __SEM_COUNT_MAX		(__SEM_WAITERS - 1)
 
+/*
+ * A constant initial count above __SEM_COUNT_MAX (or negative) would set
+ * the waiters or shut-down bit with an empty wait list: refuse it at build
+ * time.  A count that is not a constant is checked by sema_init().
+ */
+#define __SEM_INIT_COUNT(n)						\
+	((n) + BUILD_BUG_ON_ZERO(__builtin_choose_expr(__is_constexpr(n), \
+		(unsigned long long)(n) > __SEM_COUNT_MAX, 0)))
+
 #define __SEMAPHORE_INITIALIZER(name, n)				\
 {									\
 	.lock		= __RAW_SPIN_LOCK_UNLOCKED((name).lock),	\
-	.count		= ATOMIC_INIT(n),				\
+	.count		= ATOMIC_INIT(__SEM_INIT_COUNT(n)),		\
 	.wait_list	= LIST_HEAD_INIT((name).wait_list),		\
 }
 
@@ -54,14 +64,27 @@ struct semaphore {
 #define DEFINE_SEMAPHORE(_name, _n)	\
 	struct semaphore _name = __SEMAPHORE_INITIALIZER(_name, _n)
 
+#ifdef CONFIG_DEBUG_SEMAPHORE
+void sem_debug_init(struct semaphore *sem);
+#else
+static inline void sem_debug_init(struct semaphore *sem) { }
+#endif
+
 /*
  * A semaphore holds at most 2^30 - 1 free units; sema_init() with more,
  * or with a negative count, warns and starts at that maximum.
+ *
+ * sema_init() may only be called on a semaphore that nobody uses: no
+ * waiter queued, no down_async() request or grant function in flight
+ * (after sem_shutdown() has returned, for example).  Re-initialising a
+ * semaphore that has waiters strands them; CONFIG_DEBUG_SEMAPHORE catches
+ * it, warns and fails the waiters' entries first.
  */
 static inline void sema_init(struct semaphore *sem, int val)
 {
 	static struct lock_class_key __key;
 
+	sem_debug_init(sem);
 	if (WARN_ON_ONCE((unsigned int)val > __SEM_COUNT_MAX))
 		val = __SEM_COUNT_MAX;
 	*sem = (struct semaphore) __SEMAPHORE_INITIALIZER(*sem, val);
@@ -134,14 +157,22 @@ struct sem_waiter;
  * typedef sem_grant_fn - called once a queued wait entry is settled
  * @waiter: the entry that was queued with down_entry()
  * @status: 0 if the caller now holds one unit of the semaphore and must
- *	release it with up(); -ESHUTDOWN if sem_shutdown() failed the
+ *	release it with up(); -ESHUTDOWN if sem_shutdown() (or the
+ *	CONFIG_DEBUG_SEMAPHORE fixup of a freed semaphore) failed the
  *	request and no unit is held
  *
  * Runs exactly once per queued entry, after the semaphore's lock has been
- * dropped, in the context of the up() or sem_shutdown() that settled it:
- * possibly hard interrupt context, always with preemption disabled.  It
- * must not sleep.  From the moment it is called the entry belongs to the
- * function's owner again and may be freed or queued again.
+ * dropped, with preemption disabled from the grant decision to its
+ * return.  Usually it runs before the up() or sem_shutdown() that settled
+ * the entry returns, in that caller's context, possibly hard interrupt
+ * context.  But grant functions do not nest: if the up() was called from
+ * a grant function, or from an interrupt that arrived while one ran on
+ * the same CPU, that up() returns first and the new grant function runs
+ * right after the running one returns, in the context that was
+ * interrupted.  It must not sleep; on PREEMPT_RT that also excludes
+ * spinlock_t and everything else that sleeps there.  From the moment it
+ * is called the entry belongs to the function's owner again and may be
+ * freed or queued again.
  */
 typedef void (*sem_grant_fn)(struct sem_waiter *waiter, int status);
 
@@ -169,7 +200,20 @@ struct sem_waiter {
 void sem_waiter_init(struct sem_waiter *waiter, sem_grant_fn grant);
 int __must_check down_entry(struct semaphore *sem, struct sem_waiter *waiter);
 int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter);
+int sem_cancel_sync(struct semaphore *sem, struct sem_waiter *waiter);
 void sem_shutdown(struct semaphore *sem);
+
+/*
+ * A down_async() request whose work is pending or running, private to
+ * lib/semaphore.c: sem_shutdown() and sem_async_cancel_sync() wait for
+ * these, and for nothing else.
+ */
+struct sem_async_inflight {
+	struct hlist_node	node;
+	struct semaphore	*sem;
+	struct sem_async	*req;
+	struct task_struct	*task;
+};
 
 /**
  * struct sem_async - a down_async() request
@@ -178,24 +222,30 @@ void sem_shutdown(struct semaphore *sem);
  * @func: the caller's work function
  * @wq: the workqueue @work is queued on
  * @status: 0 when @func runs holding the semaphore, -ESHUTDOWN otherwise
- * @srcu_idx: grace-period cookie held until @func has returned (private)
+ * @cancelling: sem_async_cancel_sync() runs: down_async() refuses @req
+ * @inflight: the record of a granted request whose work has not started
  *
- * Initialise with sem_async_init(); the members are private to
- * lib/semaphore.c.  Use sem_async_status() in the work function.
+ * Initialise with sem_async_init(), or sem_async_init_onstack() for a
+ * request on the stack; the members are private to lib/semaphore.c.  Use
+ * sem_async_status() in the work function.
  */
 struct sem_async {
-	struct sem_waiter	waiter;
-	struct work_struct	work;
-	work_func_t		func;
-	struct workqueue_struct	*wq;
-	int			status;
-	int			srcu_idx;
+	struct sem_waiter		waiter;
+	struct work_struct		work;
+	work_func_t			func;
+	struct workqueue_struct		*wq;
+	int				status;
+	bool				cancelling;
+	struct sem_async_inflight	inflight;
 };
 
 void sem_async_init(struct sem_async *req, work_func_t func);
+void sem_async_init_onstack(struct sem_async *req, work_func_t func);
+void sem_async_destroy_onstack(struct sem_async *req);
 int __must_check down_async(struct semaphore *sem, struct sem_async *req,
 			    struct workqueue_struct *wq);
 int sem_async_cancel(struct semaphore *sem, struct sem_async *req);
+int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req);
 
 /**
  * to_sem_async - the request that a down_async() work function runs for

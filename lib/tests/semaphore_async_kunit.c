@@ -9,6 +9,7 @@
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/sched/task_stack.h>
 #include <linux/semaphore.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -255,7 +256,8 @@ static int sem_test_racer_fn(void *data)
 
 /*
  * sem_cancel() racing with up() on another CPU: each round settles
- * exactly once, and every unit is accounted for afterwards.
+ * exactly once, and every unit is accounted for afterwards.  Both
+ * outcomes must have happened, or the race was not tested.
  */
 static void sem_async_test_cancel_race(struct kunit *test)
 {
@@ -329,6 +331,8 @@ static void sem_async_test_cancel_race(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, r.stuck);
 	KUNIT_EXPECT_EQ(test, bad, 0);
 	KUNIT_EXPECT_EQ(test, granted + cancelled, SEM_TEST_RACE_LOOPS);
+	KUNIT_EXPECT_GT(test, granted, 0);
+	KUNIT_EXPECT_GT(test, cancelled, 0);
 }
 
 struct sem_test_irq {
@@ -446,11 +450,27 @@ static void sem_test_work(struct work_struct *work)
 	complete(&r->ran);
 }
 
-static void sem_test_req_init(struct sem_test_req *r, struct semaphore *sem,
+static void sem_test_req_destroy(void *req)
+{
+	sem_async_destroy_onstack(req);
+}
+
+/*
+ * Requests of the tests live on the stack: annotated for debugobjects
+ * (DEBUG_OBJECTS_WORK), and destroyed once the test case has ended.
+ */
+static void sem_test_req_init(struct kunit *test, struct sem_test_req *r,
+			      struct semaphore *sem,
 			      struct workqueue_struct *wq)
 {
 	memset(r, 0, sizeof(*r));
-	sem_async_init(&r->req, sem_test_work);
+	if (object_is_on_stack(r)) {
+		sem_async_init_onstack(&r->req, sem_test_work);
+		KUNIT_EXPECT_EQ(test, kunit_add_action(test, sem_test_req_destroy,
+						       &r->req), 0);
+	} else {
+		sem_async_init(&r->req, sem_test_work);
+	}
 	r->sem = sem;
 	r->wq = wq;
 	r->status = 1;
@@ -470,8 +490,8 @@ static void sem_async_test_work(struct kunit *test)
 	struct semaphore sem;
 
 	sema_init(&sem, 1);
-	sem_test_req_init(&a, &sem, system_wq);
-	sem_test_req_init(&b, &sem, system_wq);
+	sem_test_req_init(test, &a, &sem, system_wq);
+	sem_test_req_init(test, &b, &sem, system_wq);
 	a.release = false;
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &a.req, system_wq), 0);
 	KUNIT_EXPECT_TRUE(test, sem_test_req_wait(&a));
@@ -521,7 +541,7 @@ static void sem_async_test_workqueue(struct kunit *test)
 	queue_work(wq, &blocker.work);
 
 	sema_init(&sem, 1);
-	sem_test_req_init(&r, &sem, wq);
+	sem_test_req_init(test, &r, &sem, wq);
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, wq), 0);
 	msleep(50);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r.runs), 0);
@@ -540,8 +560,8 @@ static void sem_async_test_requeue(struct kunit *test)
 	struct semaphore sem;
 
 	sema_init(&sem, 1);
-	sem_test_req_init(&a, &sem, system_wq);
-	sem_test_req_init(&b, &sem, system_wq);
+	sem_test_req_init(test, &a, &sem, system_wq);
+	sem_test_req_init(test, &b, &sem, system_wq);
 	a.requeue = &b;
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &a.req, system_wq), 0);
 	KUNIT_EXPECT_TRUE(test, sem_test_req_wait(&a));
@@ -564,11 +584,11 @@ static void sem_async_test_shutdown(struct kunit *test)
 	int i;
 
 	sema_init(&sem, 1);
-	sem_test_req_init(&running, &sem, system_wq);
+	sem_test_req_init(test, &running, &sem, system_wq);
 	running.sleep_ms = 200;
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &running.req, system_wq), 0);
 	for (i = 0; i < 2; i++) {
-		sem_test_req_init(&queued[i], &sem, system_wq);
+		sem_test_req_init(test, &queued[i], &sem, system_wq);
 		KUNIT_EXPECT_EQ(test, down_async(&sem, &queued[i].req,
 						 system_wq), -EINPROGRESS);
 	}
@@ -587,7 +607,7 @@ static void sem_async_test_shutdown(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&entry.calls), 1);
 	KUNIT_EXPECT_EQ(test, entry.status, -ESHUTDOWN);
 
-	sem_test_req_init(&late, &sem, system_wq);
+	sem_test_req_init(test, &late, &sem, system_wq);
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &late.req, system_wq),
 			-ESHUTDOWN);
 	sem_test_entry_init(&late_entry, &sem);
@@ -644,7 +664,7 @@ static void sem_async_test_misuse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, down_entry(&sem, &raw.waiter), -EINVAL);
 
 	/* A down_async() request not made by sem_async_init(). */
-	sem_test_req_init(&r, &sem, system_wq);
+	sem_test_req_init(test, &r, &sem, system_wq);
 	sem_waiter_init(&r.req.waiter, sem_test_grant);
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, system_wq), -EINVAL);
 

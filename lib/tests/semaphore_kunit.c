@@ -331,7 +331,8 @@ static bool sem_test_timer_wait(struct sem_test_timer *st)
 /*
  * A timeout racing with up(): whatever down_timeout() returns, the units
  * are accounted exactly.  up() comes from a hard interrupt between 0
- * and 2.5 ticks after the one-tick timeout started.
+ * and 2.5 ticks after the one-tick timeout started.  Both outcomes must
+ * have happened, or the race was not tested.
  */
 static void sem_test_timeout_race(struct kunit *test)
 {
@@ -361,6 +362,8 @@ static void sem_test_timeout_race(struct kunit *test)
 		sem_test_thread_put(test, t);
 	}
 	kunit_info(test, "granted %d, timed out %d\n", granted, timedout);
+	KUNIT_EXPECT_GT(test, granted, 0);
+	KUNIT_EXPECT_GT(test, timedout, 0);
 }
 
 /* up() from a hard interrupt wakes a sleeper. */

@@ -26,6 +26,7 @@ else
 	[ "$tree_kind" = mutant ] && bdir="$BUILD/mutant-$arch"
 	suites=(semaphore_classic)
 	[ -f "$tree/lib/tests/semaphore_async_kunit.c" ] && suites+=(semaphore_async)
+	[ -f "$tree/lib/tests/semaphore_lifetime_kunit.c" ] && suites+=(semaphore_lifetime)
 	[ -d "$tree/samples/semaphore" ] && suites+=(semaphore_async_sample)
 fi
 mkdir -p "$bdir" "$BUILD/logs"

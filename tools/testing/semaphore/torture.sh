@@ -5,7 +5,14 @@
 # check the console: build one kernel per row (architecture and debug
 # configuration), boot it once per torture type with locktorture on the
 # kernel command line, and fail a run on any lockdep, KASAN or KCSAN
-# report, WARN, BUG, hung task, RCU stall or locktorture failure.
+# report, WARN, BUG, hung task, RCU stall or soft lockup that names the
+# series' code, on any ODEBUG report, Oops or panic, and on any
+# locktorture failure.  Reports that name no code of the series (the
+# base kernel's own, such as a KCSAN race in process_one_work) do not
+# fail the run; they are listed per run and in
+# $BUILD/logs/torture-foreign.tsv.  The classifier is torture_reports.py
+# (its OURS list says what "the series' code" is);
+# torture-classify-test.sh tests it.
 #
 # Usage: torture.sh [ROW...]   ROW: ARCH-CONFIG, ARCH x86_64 or arm64,
 #                              CONFIG lockdep, kasan or kcsan
@@ -40,6 +47,7 @@ grep -q '"sem_mixed"' "$tree/kernel/locking/locktorture.c" ||
 	die "$tree has no semaphore torture types"
 mkdir -p "$BUILD/logs"
 table="$BUILD/logs/torture.rows"
+foreign_tsv="$BUILD/logs/torture-foreign.tsv"
 : > "$table"
 
 # Per architecture: the arches.txt row (arch_cross, arch_pkgs), and
@@ -115,22 +123,37 @@ boot() {
 	return 0
 }
 
-# Console lines that fail a run: lockdep, KASAN, KCSAN and other reports,
-# hung tasks, stalls, locktorture failures, and torture.sh's own timeout.
-errors_re='WARNING:|BUG:|Oops|Kernel panic|ODEBUG:|blocked for more than|detected stalls|soft lockup|End of test: FAILURE|Fail: [1-9]|no power-off after'
+# The console's reports (lockdep, KASAN, KCSAN, WARN, BUG, ODEBUG, Oops,
+# panic, hung tasks, stalls, lockups; locktorture's "Fail: N" and "End of
+# test: FAILURE"; the "no power-off" line above) are classified by
+# torture_reports.py: a report fails the run if a frame or line of it
+# names the series' code (the OURS list at the top of that script), or
+# if it is an ODEBUG report, an Oops, a panic or one of the one-line
+# failures.  Any other report is foreign: listed, not failing.
+classify="$HERE/torture_reports.py"
 
-# check TYPE LOG: print "acquisitions errors verdict note" for one run.
+# check TYPE LOG: print "acquisitions errors verdict note foreign" for one
+# run (tab-separated; note "-" when there is none, foreign the list of
+# foreign reports, "FRAME (COUNT), ..."), and write the foreign reports
+# to LOG.foreign (kind, first frame, count, header).
 check() {
-	local type=$1 log=$2 writes reads errors note verdict=PASS held
+	local type=$1 log=$2 writes reads out errors note foreign verdict=PASS held
 	writes=$(sed -n 's/.*Writes: *Total: *\([0-9]*\).*/\1/p' "$log" | tail -1)
 	reads=$(sed -n 's/.*Reads : *Total: *\([0-9]*\).*/\1/p' "$log" | tail -1)
-	errors=$(grep -cE "$errors_re" "$log")
-	note=$(grep -m1 -oE "($errors_re).*" "$log" | cut -c1-70)
+	if out=$(python3 "$classify" "$log"); then
+		errors=$(sed -n 's/^errors\t//p' <<<"$out")
+		note=$(sed -n 's/^first\t//p' <<<"$out" | cut -c1-90)
+		foreign=$(sed -n 's/^list\t//p' <<<"$out")
+		sed -n 's/^foreign\t//p' <<<"$out" > "$log.foreign"
+	else
+		errors=1 note="torture_reports.py failed on the console" foreign=
+		: > "$log.foreign"
+	fi
 	if ! grep -q 'End of test: SUCCESS' "$log"; then
 		verdict=FAIL
 		[ -n "$note" ] || note="no 'End of test: SUCCESS' line"
 	fi
-	[ "$errors" -gt 0 ] && verdict=FAIL
+	[ "${errors:-1}" -gt 0 ] && verdict=FAIL
 	# sem_counting checks the count only if the readers did fill it:
 	# "sem_counting: at most HELD of UNITS units held by readers at once".
 	if [ "$type" = sem_counting ] && [ $verdict = PASS ]; then
@@ -140,19 +163,20 @@ check() {
 			note="readers held at most ${held:-?} units at once"
 		fi
 	fi
-	echo "$(( ${writes:-0} + ${reads:-0} ))	$errors	$verdict	${note:-}"
+	echo "$(( ${writes:-0} + ${reads:-0} ))	${errors:-1}	$verdict	${note:--}	$foreign"
 }
 
 # run_one ROW TYPE: boot one run and write its table row to a file.
 run_one() {
-	local row=$1 type=$2 log acq errors verdict note
+	local row=$1 type=$2 log acq errors verdict note foreign
 	arch_setup "${row%%-*}"
 	log="$BUILD/logs/torture-$row-$type.log"
 	boot "$BUILD/torture-$row" "$type" "$log"
-	IFS=$'\t' read -r acq errors verdict note < <(check "$type" "$log")
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$type" "$row" "$secs" "$acq" \
-		"$errors" "$verdict" "$note" > "$log.row"
-	say "torture: $type on $row: $verdict, $acq acquisitions, $errors errors${note:+ ($note)}"
+	IFS=$'\t' read -r acq errors verdict note foreign < <(check "$type" "$log")
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$type" "$row" "$secs" "$acq" \
+		"$errors" "$verdict" "$note" "$foreign" > "$log.row"
+	[ "$note" = - ] && note=
+	say "torture: $type on $row: $verdict, $acq acquisitions, $errors errors${note:+ ($note)}${foreign:+; foreign reports, not failing: $foreign}"
 }
 
 start=$(date +%s)
@@ -186,7 +210,8 @@ done
 say "torture: ${#built[@]} kernels built; $(( ${#built[@]} * ${#types[@]} )) runs of $secs s, $njobs at a time"
 for row in "${built[@]}"; do
 	for type in "${types[@]}"; do
-		rm -f "$BUILD/logs/torture-$row-$type.log.row"
+		rm -f "$BUILD/logs/torture-$row-$type.log.row" \
+			"$BUILD/logs/torture-$row-$type.log.foreign"
 		while [ "$(jobs -rp | wc -l)" -ge "$njobs" ]; do
 			wait -n
 		done
@@ -196,6 +221,7 @@ for row in "${built[@]}"; do
 done
 wait
 
+printf 'row\ttype\treport\tfirst frame\tcount\theader\n' > "$foreign_tsv"
 for row in "${rows[@]}"; do
 	for type in "${types[@]}"; do
 		f="$BUILD/logs/torture-$row-$type.log.row"
@@ -203,8 +229,11 @@ for row in "${rows[@]}"; do
 			printf '%s\t%s\t%s\t-\t-\tFAIL\tno result\n' "$type" "$row" "$secs" > "$f"
 		fi
 		cat "$f" >> "$table"
-		IFS=$'\t' read -r _ _ _ acq errors verdict note < "$f"
-		record "$verdict" "torture/$row/$type" "$acq acquisitions, $errors errors${note:+: $note}"
+		IFS=$'\t' read -r _ _ _ acq errors verdict note foreign < "$f"
+		[ "$note" = - ] && note=
+		record "$verdict" "torture/$row/$type" "$acq acquisitions, $errors errors${note:+: $note}${foreign:+; foreign (not failing): $foreign}"
+		f="$BUILD/logs/torture-$row-$type.log.foreign"
+		[ -s "$f" ] && sed "s/^/$row\t$type\t/" "$f" >> "$foreign_tsv"
 	done
 done
 for row in "${built[@]}"; do
@@ -217,7 +246,11 @@ done
 
 echo
 printf '%-13s %-15s %5s %13s %6s  %s\n' type config secs acquisitions errors result
-awk -F'\t' '{printf "%-13s %-15s %5s %13s %6s  %s%s\n", $1, $2, $3, $4, $5, $6, ($7 == "" ? "" : "  (" $7 ")")}' "$table"
+awk -F'\t' '{printf "%-13s %-15s %5s %13s %6s  %s%s\n", $1, $2, $3, $4, $5, $6, ($7 == "" || $7 == "-" ? "" : "  (" $7 ")")}' "$table"
+if awk -F'\t' '$8 != "" {found = 1} END {exit !found}' "$table"; then
+	echo "foreign reports (not the series' code, not counted; $foreign_tsv):"
+	awk -F'\t' '$8 != "" {printf "  %-13s %-15s %s\n", $1, $2, $8}' "$table"
+fi
 passed=$(awk -F'\t' '$6 == "PASS"' "$table" | wc -l)
 failed=$(awk -F'\t' '$6 != "PASS"' "$table" | wc -l)
 echo "torture: $passed passed, $failed failed in $(( ($(date +%s) - start) / 60 )) min"

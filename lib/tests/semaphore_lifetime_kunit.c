@@ -1,0 +1,1025 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite for the lifetimes of the semaphore's asynchronous waiters:
+ * what sem_shutdown() waits for and what it must not wait for, what the
+ * results of the cancel calls promise at the moment they are returned,
+ * resubmission of down_async() requests, the grant functions that the
+ * per-CPU grant queue defers, and the CONFIG_DEBUG_SEMAPHORE fixups.
+ *
+ * Each case names the owner action of the "Lifetimes" table in
+ * Documentation/locking/semaphore.rst that it backs.  A case that would
+ * hang on a broken semaphore waits with a timeout instead and fails; the
+ * objects a stuck thread may still touch are then leaked, not freed.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/semaphore.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "semaphore_kunit.h"
+
+/* A down_async() request and what its work function did. */
+struct sem_life_req {
+	struct sem_async	req;
+	struct semaphore	*sem;
+	struct workqueue_struct	*wq;
+	int			status;
+	atomic_t		runs;
+	bool			release;	/* up() when granted */
+	struct task_struct	*task;		/* who ran the work function */
+	struct completion	started;
+	struct completion	proceed;	/* with @block: wait for it */
+	bool			block;
+	struct mutex		*lock;		/* taken by the work function */
+	int			resubmit;	/* down_async() again, this often */
+	int			resubmit_ret;
+	struct semaphore	*shutdown;	/* sem_shutdown() from the work */
+	struct completion	ran;
+};
+
+static void sem_life_work(struct work_struct *work)
+{
+	struct sem_life_req *r = container_of(to_sem_async(work),
+					      struct sem_life_req, req);
+
+	r->status = sem_async_status(&r->req);
+	r->task = current;
+	complete(&r->started);
+	if (r->block)
+		wait_for_completion_timeout(&r->proceed, SEM_TEST_WAIT);
+	if (r->lock) {
+		mutex_lock(r->lock);
+		mutex_unlock(r->lock);
+	}
+	if (r->shutdown)
+		sem_shutdown(r->shutdown);
+	atomic_inc(&r->runs);
+	if (!r->status && r->release)
+		up(r->sem);
+	if (r->resubmit > 0) {
+		r->resubmit--;
+		r->resubmit_ret = down_async(r->sem, &r->req, r->wq);
+	}
+	/* Last access: the test may free @r once it sees this. */
+	complete(&r->ran);
+}
+
+static struct sem_life_req *sem_life_req_alloc(struct kunit *test,
+					       struct semaphore *sem,
+					       struct workqueue_struct *wq)
+{
+	struct sem_life_req *r = kzalloc(sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	sem_async_init(&r->req, sem_life_work);
+	r->sem = sem;
+	r->wq = wq;
+	r->status = 1;
+	r->release = true;
+	init_completion(&r->started);
+	init_completion(&r->proceed);
+	init_completion(&r->ran);
+	return r;
+}
+
+static bool sem_life_wait(struct completion *c)
+{
+	return wait_for_completion_timeout(c, SEM_TEST_WAIT);
+}
+
+/* An item that keeps an ordered workqueue busy until released. */
+struct sem_life_blocker {
+	struct work_struct	work;
+	struct completion	running;
+	struct completion	release;
+};
+
+static void sem_life_blocker_fn(struct work_struct *work)
+{
+	struct sem_life_blocker *b = container_of(work, struct sem_life_blocker,
+						  work);
+
+	complete(&b->running);
+	wait_for_completion_timeout(&b->release, SEM_TEST_WAIT);
+}
+
+static struct sem_life_blocker *sem_life_block(struct kunit *test,
+					       struct workqueue_struct *wq)
+{
+	struct sem_life_blocker *b = kzalloc(sizeof(*b), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	INIT_WORK(&b->work, sem_life_blocker_fn);
+	init_completion(&b->running);
+	init_completion(&b->release);
+	queue_work(wq, &b->work);
+	KUNIT_EXPECT_TRUE(test, sem_life_wait(&b->running));
+	return b;
+}
+
+/*
+ * A plain work item that runs some semaphore calls and then
+ * sem_shutdown(), on the workqueue the test chooses.
+ */
+struct sem_life_stopper {
+	struct work_struct	work;
+	struct semaphore	*up;		/* up() this first, if set */
+	struct semaphore	*shutdown;
+	struct mutex		*hold;		/* held across sem_shutdown() */
+	struct completion	done;
+	struct task_struct	*task;
+};
+
+static void sem_life_stopper_fn(struct work_struct *work)
+{
+	struct sem_life_stopper *s = container_of(work, struct sem_life_stopper,
+						  work);
+
+	s->task = current;
+	if (s->hold)
+		mutex_lock(s->hold);
+	if (s->up)
+		up(s->up);
+	/* Let a work function that was just granted start, if it can. */
+	msleep(20);
+	sem_shutdown(s->shutdown);
+	if (s->hold)
+		mutex_unlock(s->hold);
+	complete(&s->done);
+}
+
+static struct sem_life_stopper *sem_life_stopper_alloc(struct kunit *test)
+{
+	struct sem_life_stopper *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	INIT_WORK(&s->work, sem_life_stopper_fn);
+	init_completion(&s->done);
+	return s;
+}
+
+/*
+ * Lifetimes, "shutdown from a work item": a work item R on an ordered
+ * workqueue grants request Q of another semaphore B, whose work is then
+ * queued behind R, and calls sem_shutdown() on an unrelated semaphore A.
+ * It must not wait for Q, which can only run after R returns.
+ */
+static void sem_life_test_shutdown_other_sem(struct kunit *test)
+{
+	struct workqueue_struct *wq;
+	struct sem_life_stopper *s;
+	struct sem_life_req *q;
+	struct semaphore *a, *b;
+
+	wq = alloc_ordered_workqueue("sem_life_ordered", 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	sema_init(a, 1);
+	sema_init(b, SEM_TEST_NO_UNITS);
+	q = sem_life_req_alloc(test, b, wq);
+	KUNIT_EXPECT_EQ(test, down_async(b, &q->req, wq), -EINPROGRESS);
+
+	s = sem_life_stopper_alloc(test);
+	s->up = b;
+	s->shutdown = a;
+	queue_work(wq, &s->work);
+	if (!sem_life_wait(&s->done)) {
+		KUNIT_FAIL(test, "sem_shutdown() waited for another semaphore's request");
+		return;	/* leak: the stuck work still uses them */
+	}
+	KUNIT_EXPECT_TRUE(test, sem_life_wait(&q->ran));
+	KUNIT_EXPECT_EQ(test, q->status, 0);
+	destroy_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, sem_count(b), 1U);
+	kfree(q);
+	kfree(s);
+	kfree(a);
+	kfree(b);
+}
+
+/*
+ * Lifetimes, "shutdown from a work item": the same, but Q belongs to the
+ * semaphore being shut down.  sem_shutdown() takes Q's pending work off
+ * the workqueue and runs it itself, instead of waiting for it.
+ */
+static void sem_life_test_shutdown_own_ordered(struct kunit *test)
+{
+	struct workqueue_struct *wq;
+	struct sem_life_stopper *s;
+	struct sem_life_req *q;
+	struct semaphore *a;
+
+	wq = alloc_ordered_workqueue("sem_life_ordered", 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	sema_init(a, SEM_TEST_NO_UNITS);
+	q = sem_life_req_alloc(test, a, wq);
+	KUNIT_EXPECT_EQ(test, down_async(a, &q->req, wq), -EINPROGRESS);
+
+	s = sem_life_stopper_alloc(test);
+	s->up = a;
+	s->shutdown = a;
+	queue_work(wq, &s->work);
+	if (!sem_life_wait(&s->done)) {
+		KUNIT_FAIL(test, "sem_shutdown() waited for work queued behind its caller");
+		return;
+	}
+	/* Q ran, granted, before sem_shutdown() returned, in R's context. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&q->runs), 1);
+	KUNIT_EXPECT_EQ(test, q->status, 0);
+	KUNIT_EXPECT_PTR_EQ(test, q->task, s->task);
+	destroy_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&q->runs), 1);
+	KUNIT_EXPECT_EQ(test, sem_count(a), 1U);
+	kfree(q);
+	kfree(s);
+	kfree(a);
+}
+
+/*
+ * Lifetimes, "shutdown holding a lock": the caller holds a mutex that
+ * the running work function of another semaphore's request waits for.
+ * sem_shutdown() of its own semaphore must not wait for that work.
+ */
+static void sem_life_test_shutdown_lock_held(struct kunit *test)
+{
+	struct workqueue_struct *wq;
+	struct sem_life_stopper *s;
+	struct sem_life_req *q;
+	struct semaphore *a, *b;
+	struct mutex *m;
+
+	wq = alloc_workqueue("sem_life_wq", WQ_UNBOUND, 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	mutex_init(m);
+	sema_init(a, 1);
+	sema_init(b, SEM_TEST_NO_UNITS);
+	q = sem_life_req_alloc(test, b, wq);
+	q->lock = m;
+	KUNIT_EXPECT_EQ(test, down_async(b, &q->req, wq), -EINPROGRESS);
+
+	s = sem_life_stopper_alloc(test);
+	s->hold = m;
+	s->up = b;
+	s->shutdown = a;
+	queue_work(system_unbound_wq, &s->work);
+	if (!sem_life_wait(&s->done)) {
+		KUNIT_FAIL(test, "sem_shutdown() waited for work that needs the caller's lock");
+		return;
+	}
+	KUNIT_EXPECT_TRUE(test, sem_life_wait(&q->ran));
+	KUNIT_EXPECT_EQ(test, q->status, 0);
+	destroy_workqueue(wq);
+	flush_work(&s->work);
+	KUNIT_EXPECT_EQ(test, sem_count(b), 1U);
+	kfree(q);
+	kfree(s);
+	kfree(m);
+	kfree(a);
+	kfree(b);
+}
+
+/* A down_entry() entry whose grant function takes its time. */
+struct sem_life_entry {
+	struct sem_waiter	waiter;
+	struct semaphore	*sem;
+	atomic_t		started;
+	atomic_t		finished;
+	int			status;
+	unsigned int		delay_ms;
+	bool			hardirq;
+	bool			preemptible;
+	int			cpu;
+	/* For the requeue and interrupt cases. */
+	struct semaphore	*requeue_on;
+	int			requeue_ret;
+	struct sem_life_entry	*other;
+	int			other_calls;	/* @other's calls seen inside */
+	struct hrtimer		timer;
+	struct semaphore	*irq_up;
+	atomic_t		irq_fired;
+};
+
+static void sem_life_grant(struct sem_waiter *waiter, int status)
+{
+	struct sem_life_entry *e = container_of(waiter, struct sem_life_entry,
+						waiter);
+
+	e->status = status;
+	e->hardirq = in_hardirq();
+	e->preemptible = preemptible();
+	e->cpu = raw_smp_processor_id();
+	atomic_inc(&e->started);
+	if (e->delay_ms)
+		mdelay(e->delay_ms);
+	if (e->requeue_on)
+		e->requeue_ret = down_entry(e->requeue_on, &e->other->waiter);
+	atomic_inc(&e->finished);
+}
+
+static void sem_life_entry_init(struct sem_life_entry *e,
+				struct semaphore *sem)
+{
+	memset(e, 0, sizeof(*e));
+	sem_waiter_init(&e->waiter, sem_life_grant);
+	e->sem = sem;
+	e->status = 1;
+}
+
+struct sem_life_upper {
+	struct semaphore	*sem;
+	struct completion	done;
+};
+
+static int sem_life_upper_fn(void *data)
+{
+	struct sem_life_upper *u = data;
+
+	up(u->sem);
+	complete(&u->done);
+	return 0;
+}
+
+/*
+ * Pin the test to its CPU and call up() on @sem from a kernel thread on
+ * another CPU, so that the grant function runs there while the test
+ * goes on here.  Then wait, sleeping, until @e's grant function started.
+ */
+static bool sem_life_up_elsewhere(struct kunit *test, struct sem_life_upper *u,
+				  struct semaphore *sem,
+				  struct sem_life_entry *e)
+{
+	struct task_struct *task;
+	unsigned long end;
+	unsigned int cpu;
+
+	cpu = raw_smp_processor_id();
+	if (set_cpus_allowed_ptr(current, cpumask_of(cpu)))
+		return false;
+	u->sem = sem;
+	init_completion(&u->done);
+	task = kthread_create(sem_life_upper_fn, u, "sem_life_up");
+	if (IS_ERR(task))
+		return false;
+	kthread_bind(task, cpumask_any_but(cpu_online_mask, cpu));
+	wake_up_process(task);
+	end = jiffies + SEM_TEST_WAIT;
+	while (!atomic_read(&e->started) && time_before(jiffies, end))
+		usleep_range(100, 200);
+	return atomic_read(&e->started) == 1;
+}
+
+/*
+ * sem_shutdown() waits for a grant function of its semaphore that runs
+ * on another CPU (settled by an up() there before the shutdown).
+ */
+static void sem_life_test_shutdown_waits_grant(struct kunit *test)
+{
+	struct sem_life_upper u;
+	struct sem_life_entry e;
+	struct semaphore sem;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+
+	sema_init(&sem, SEM_TEST_NO_UNITS);
+	sem_life_entry_init(&e, &sem);
+	e.delay_ms = 200;
+	KUNIT_ASSERT_EQ(test, down_entry(&sem, &e.waiter), -EINPROGRESS);
+	if (!sem_life_up_elsewhere(test, &u, &sem, &e)) {
+		KUNIT_FAIL(test, "the grant function did not start");
+		return;	/* leak: the thread may still use the stack */
+	}
+	sem_shutdown(&sem);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e.finished), 1);
+	KUNIT_EXPECT_TRUE(test, sem_life_wait(&u.done));
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	KUNIT_EXPECT_EQ(test, e.status, 0);
+	up(&sem);
+}
+
+/*
+ * Lifetimes, "shutdown from a work item": sem_shutdown() from the work
+ * function of one of its own requests is a bug; it warns and does not
+ * wait for that function (itself) instead of hanging.
+ */
+static void sem_life_test_shutdown_from_own_work(struct kunit *test)
+{
+	struct sem_life_req *r;
+	struct semaphore *sem;
+
+	sem = kzalloc(sizeof(*sem), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sem);
+	sema_init(sem, 1);
+	r = sem_life_req_alloc(test, sem, system_unbound_wq);
+	r->shutdown = sem;
+	KUNIT_EXPECT_EQ(test, down_async(sem, &r->req, system_unbound_wq), 0);
+	if (!sem_life_wait(&r->ran)) {
+		KUNIT_FAIL(test, "sem_shutdown() from its own work function hung");
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, r->status, 0);
+	flush_work(&r->req.work);
+	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
+	kfree(r);
+	kfree(sem);
+}
+
+/*
+ * Lifetimes, "free after -EALREADY": the reproducer of the review.  A
+ * grant function calls up() on a semaphore with a queued request and
+ * then cancels the request: the grant of that request is settled while a
+ * grant function runs on this CPU, so its function would be deferred by
+ * the per-CPU queue.  -EALREADY must mean that the work is queued.
+ */
+struct sem_life_canceller {
+	struct sem_waiter	waiter;
+	struct semaphore	*own;
+	struct semaphore	*other;
+	struct sem_life_req	*req;
+	int			ret;
+	bool			pending;
+	int			runs;
+};
+
+static void sem_life_canceller_grant(struct sem_waiter *waiter, int status)
+{
+	struct sem_life_canceller *c = container_of(waiter,
+					struct sem_life_canceller, waiter);
+
+	up(c->other);
+	c->ret = sem_async_cancel(c->other, &c->req->req);
+	c->pending = work_pending(&c->req->req.work);
+	c->runs = atomic_read(&c->req->runs);
+	if (!status)
+		up(c->own);
+}
+
+static void sem_life_test_cancel_already_queued(struct kunit *test)
+{
+	struct sem_life_canceller c = {};
+	struct sem_life_blocker *blk;
+	struct workqueue_struct *wq;
+	struct semaphore s1, s2;
+
+	wq = alloc_ordered_workqueue("sem_life_ordered", 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	blk = sem_life_block(test, wq);
+	sema_init(&s1, SEM_TEST_NO_UNITS);
+	sema_init(&s2, SEM_TEST_NO_UNITS);
+	c.own = &s1;
+	c.other = &s2;
+	c.req = sem_life_req_alloc(test, &s2, wq);
+	c.ret = 1;
+	sem_waiter_init(&c.waiter, sem_life_canceller_grant);
+	KUNIT_EXPECT_EQ(test, down_async(&s2, &c.req->req, wq), -EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, down_entry(&s1, &c.waiter), -EINPROGRESS);
+
+	up(&s1);
+	KUNIT_EXPECT_EQ(test, c.ret, -EALREADY);
+	KUNIT_EXPECT_TRUE_MSG(test, c.pending || c.runs,
+			      "-EALREADY but the work is neither queued nor run");
+	complete(&blk->release);
+	KUNIT_EXPECT_TRUE(test, sem_life_wait(&c.req->ran));
+	KUNIT_EXPECT_EQ(test, c.req->status, 0);
+	destroy_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.req->runs), 1);
+	/* The request gave its unit back; the grant function its own. */
+	KUNIT_EXPECT_EQ(test, sem_count(&s2), 1U);
+	KUNIT_EXPECT_EQ(test, sem_count(&s1), 1U);
+	kfree(c.req);
+	kfree(blk);
+}
+
+/* Lifetimes, "free after cancel 0": a queued request, cancelled. */
+static void sem_life_test_cancel_sync_queued(struct kunit *test)
+{
+	struct sem_life_req *r;
+	struct semaphore sem;
+
+	sema_init(&sem, SEM_TEST_NO_UNITS);
+	r = sem_life_req_alloc(test, &sem, system_wq);
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r->req, system_wq),
+			-EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, sem_async_cancel_sync(&sem, &r->req), 0);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(&sem));
+	up(&sem);
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 0);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+	kfree(r);
+}
+
+/*
+ * Lifetimes, "free after -EALREADY": granted, but its work has not
+ * started (its ordered workqueue is busy): sem_async_cancel_sync() takes
+ * the work off and gives the unit back; the function never runs.
+ */
+static void sem_life_test_cancel_sync_pending(struct kunit *test)
+{
+	struct sem_life_blocker *blk;
+	struct workqueue_struct *wq;
+	struct sem_life_req *r;
+	struct semaphore sem;
+
+	wq = alloc_ordered_workqueue("sem_life_ordered", 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	blk = sem_life_block(test, wq);
+	sema_init(&sem, 1);
+	r = sem_life_req_alloc(test, &sem, wq);
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r->req, wq), 0);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 0U);
+	KUNIT_EXPECT_TRUE(test, work_pending(&r->req.work));
+	KUNIT_EXPECT_EQ(test, sem_async_cancel(&sem, &r->req), -EALREADY);
+	KUNIT_EXPECT_EQ(test, sem_async_cancel_sync(&sem, &r->req), 0);
+	KUNIT_EXPECT_FALSE(test, work_pending(&r->req.work));
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+
+	/* Idle again: it may be submitted again and runs normally. */
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r->req, wq), 0);
+	complete(&blk->release);
+	KUNIT_EXPECT_TRUE(test, sem_life_wait(&r->ran));
+	destroy_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 1);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+	kfree(r);
+	kfree(blk);
+}
+
+struct sem_life_sync_caller {
+	struct semaphore	*sem;
+	struct sem_life_req	*req;
+	int			ret;
+	int			runs_at_return;
+	struct completion	done;
+};
+
+static int sem_life_sync_caller_fn(void *data)
+{
+	struct sem_life_sync_caller *c = data;
+
+	c->ret = sem_async_cancel_sync(c->sem, &c->req->req);
+	c->runs_at_return = atomic_read(&c->req->runs);
+	complete(&c->done);
+	return 0;
+}
+
+/*
+ * Lifetimes, "free after -EALREADY": the work function runs; the sleeping
+ * cancel returns only once it has returned.
+ */
+static void sem_life_test_cancel_sync_running(struct kunit *test)
+{
+	struct sem_life_sync_caller *c;
+	struct task_struct *task;
+	struct sem_life_req *r;
+	struct semaphore *sem;
+
+	sem = kzalloc(sizeof(*sem), GFP_KERNEL);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sem);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	sema_init(sem, 1);
+	r = sem_life_req_alloc(test, sem, system_unbound_wq);
+	r->block = true;
+	KUNIT_EXPECT_EQ(test, down_async(sem, &r->req, system_unbound_wq), 0);
+	KUNIT_ASSERT_TRUE(test, sem_life_wait(&r->started));
+
+	c->sem = sem;
+	c->req = r;
+	c->ret = 1;
+	init_completion(&c->done);
+	task = kthread_run(sem_life_sync_caller_fn, c, "sem_life_cancel");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	msleep(50);
+	KUNIT_EXPECT_FALSE(test, completion_done(&c->done));
+	complete(&r->proceed);
+	if (!sem_life_wait(&c->done)) {
+		KUNIT_FAIL(test, "sem_async_cancel_sync() did not return");
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, c->ret, -EALREADY);
+	KUNIT_EXPECT_EQ(test, c->runs_at_return, 1);
+	KUNIT_EXPECT_TRUE(test, completion_done(&r->ran));
+	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
+	kfree(r);
+	kfree(c);
+	kfree(sem);
+}
+
+/*
+ * Lifetimes, "resubmit": a work function that submits its request again
+ * each time, getting the unit at once, does not keep the sleeping cancel
+ * waiting: while it runs, down_async() refuses the request.
+ */
+static void sem_life_test_cancel_sync_resubmit(struct kunit *test)
+{
+	struct sem_life_req *r;
+	struct semaphore sem;
+	int runs, ret;
+
+	sema_init(&sem, 1);
+	r = sem_life_req_alloc(test, &sem, system_unbound_wq);
+	r->resubmit = INT_MAX;
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r->req, system_unbound_wq), 0);
+	KUNIT_ASSERT_TRUE(test, sem_life_wait(&r->started));
+	msleep(10);
+	ret = sem_async_cancel_sync(&sem, &r->req);
+	KUNIT_EXPECT_TRUE(test, ret == 0 || ret == -EALREADY);
+	runs = atomic_read(&r->runs);
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), runs);
+	KUNIT_EXPECT_FALSE(test, work_pending(&r->req.work));
+	KUNIT_EXPECT_GT(test, runs, 1);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+	kunit_info(test, "%d runs before the cancel, last resubmission %d\n",
+		   runs, r->resubmit_ret);
+	kfree(r);
+}
+
+/*
+ * Lifetimes, "resubmit": a request whose work is pending and has not
+ * started is refused with -EBUSY and no unit is taken.
+ */
+static void sem_life_test_resubmit_pending(struct kunit *test)
+{
+	struct sem_life_blocker *blk;
+	struct workqueue_struct *wq;
+	struct sem_life_req *r;
+	struct semaphore sem;
+
+	wq = alloc_ordered_workqueue("sem_life_ordered", 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	blk = sem_life_block(test, wq);
+	sema_init(&sem, 2);
+	r = sem_life_req_alloc(test, &sem, wq);
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r->req, wq), 0);
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r->req, wq), -EBUSY);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+	complete(&blk->release);
+	KUNIT_EXPECT_TRUE(test, sem_life_wait(&r->ran));
+	destroy_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 1);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 2U);
+	/* Nothing of it is left in flight: the shutdown returns. */
+	if (sem_count(&sem) == 2)
+		sem_shutdown(&sem);
+	kfree(r);
+	kfree(blk);
+}
+
+/*
+ * Lifetimes, "resubmit": from its own work function, with the unit free
+ * at once, so the work item is queued while it still runs; it runs again
+ * after, and sem_shutdown() finds nothing left over.
+ */
+static void sem_life_test_resubmit_from_work(struct kunit *test)
+{
+	unsigned long end = jiffies + SEM_TEST_WAIT;
+	struct sem_life_req *r;
+	struct semaphore sem;
+
+	sema_init(&sem, 1);
+	r = sem_life_req_alloc(test, &sem, system_wq);
+	r->resubmit = 1;
+	r->resubmit_ret = 1;
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r->req, system_wq), 0);
+	while (atomic_read(&r->runs) < 2 && time_before(jiffies, end))
+		msleep(1);
+	KUNIT_EXPECT_EQ(test, r->resubmit_ret, 0);
+	flush_work(&r->req.work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 2);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+	sem_shutdown(&sem);
+	kfree(r);
+}
+
+static enum hrtimer_restart sem_life_irq_up(struct hrtimer *timer)
+{
+	struct sem_life_entry *e = container_of(timer, struct sem_life_entry,
+						timer);
+
+	up(e->irq_up);
+	e->other_calls = atomic_read(&e->other->finished);
+	atomic_inc(&e->irq_fired);
+	return HRTIMER_NORESTART;
+}
+
+static void sem_life_irq_grant(struct sem_waiter *waiter, int status)
+{
+	struct sem_life_entry *e = container_of(waiter, struct sem_life_entry,
+						waiter);
+	unsigned long end = jiffies + HZ;
+
+	e->status = status;
+	e->cpu = raw_smp_processor_id();
+	hrtimer_start(&e->timer, ns_to_ktime(100 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	while (!atomic_read(&e->irq_fired) && time_before(jiffies, end))
+		cpu_relax();
+	/* The interrupt's grant has not run: it waits for this function. */
+	e->requeue_ret = atomic_read(&e->other->finished);
+	atomic_inc(&e->finished);
+}
+
+/*
+ * up() from an interrupt that arrives while a grant function runs on the
+ * same CPU: that up() returns first, and the grant function it settled
+ * runs right after the running one, on this CPU, not in the interrupt.
+ */
+static void sem_life_test_up_irq_during_grant(struct kunit *test)
+{
+	struct sem_life_entry outer, inner;
+	struct semaphore s1, s2;
+
+	sema_init(&s1, SEM_TEST_NO_UNITS);
+	sema_init(&s2, SEM_TEST_NO_UNITS);
+	memset(&outer, 0, sizeof(outer));
+	sem_waiter_init(&outer.waiter, sem_life_irq_grant);
+	outer.requeue_ret = -1;
+	outer.irq_up = &s2;
+	outer.other = &inner;
+	hrtimer_init_on_stack(&outer.timer, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	outer.timer.function = sem_life_irq_up;
+	sem_life_entry_init(&inner, &s2);
+	KUNIT_EXPECT_EQ(test, down_entry(&s2, &inner.waiter), -EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, down_entry(&s1, &outer.waiter), -EINPROGRESS);
+
+	up(&s1);
+	hrtimer_cancel(&outer.timer);
+	destroy_hrtimer_on_stack(&outer.timer);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&outer.irq_fired), 1);
+	/* Neither inside the interrupt nor inside the outer function. */
+	KUNIT_EXPECT_EQ(test, outer.other_calls, 0);
+	KUNIT_EXPECT_EQ(test, outer.requeue_ret, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&inner.finished), 1);
+	KUNIT_EXPECT_EQ(test, inner.status, 0);
+	KUNIT_EXPECT_FALSE(test, inner.hardirq);
+	KUNIT_EXPECT_FALSE(test, inner.preemptible);
+	KUNIT_EXPECT_EQ(test, inner.cpu, outer.cpu);
+}
+
+/*
+ * sem_cancel() acts on the entry's current queueing: an entry that its
+ * grant function queued on another semaphore is not on this one any
+ * more (-EINVAL, nothing changed); cancelled there, it is removed.
+ */
+static void sem_life_test_cancel_requeued_elsewhere(struct kunit *test)
+{
+	struct semaphore a, b;
+	struct sem_life_entry e;
+
+	sema_init(&a, SEM_TEST_NO_UNITS);
+	sema_init(&b, SEM_TEST_NO_UNITS);
+	sem_life_entry_init(&e, &a);
+	e.requeue_on = &b;
+	e.other = &e;
+	KUNIT_EXPECT_EQ(test, down_entry(&a, &e.waiter), -EINPROGRESS);
+	up(&a);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e.finished), 1);
+	KUNIT_EXPECT_EQ(test, e.requeue_ret, -EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, sem_cancel(&a, &e.waiter), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, sem_has_waiters(&b));
+	KUNIT_EXPECT_EQ(test, sem_cancel(&b, &e.waiter), 0);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(&b));
+	up(&a);
+	KUNIT_EXPECT_EQ(test, sem_count(&a), 1U);
+}
+
+/*
+ * Lifetimes, "free after -EALREADY", for down_entry(): sem_cancel_sync()
+ * returns once a grant function running on another CPU has returned.
+ */
+static void sem_life_test_entry_cancel_sync(struct kunit *test)
+{
+	struct sem_life_upper u;
+	struct sem_life_entry e;
+	struct semaphore sem;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+
+	sema_init(&sem, SEM_TEST_NO_UNITS);
+	sem_life_entry_init(&e, &sem);
+	e.delay_ms = 100;
+	KUNIT_ASSERT_EQ(test, down_entry(&sem, &e.waiter), -EINPROGRESS);
+	if (!sem_life_up_elsewhere(test, &u, &sem, &e)) {
+		KUNIT_FAIL(test, "the grant function did not start");
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, sem_cancel_sync(&sem, &e.waiter), -EALREADY);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e.finished), 1);
+	KUNIT_EXPECT_TRUE(test, sem_life_wait(&u.done));
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	up(&sem);
+}
+
+/* Lifetimes, "free after grant": the work function frees its request. */
+struct sem_life_owned {
+	struct sem_async	req;
+	struct semaphore	*sem;
+};
+
+static void sem_life_free_work(struct work_struct *work)
+{
+	struct sem_life_owned *o = container_of(to_sem_async(work),
+						struct sem_life_owned, req);
+
+	if (!sem_async_status(&o->req))
+		up(o->sem);
+	kfree(o);
+}
+
+static void sem_life_test_free_in_work(struct kunit *test)
+{
+	struct sem_life_owned *o;
+	struct semaphore sem;
+	int i, ret;
+
+	sema_init(&sem, 1);
+	for (i = 0; i < 4; i++) {
+		o = kzalloc(sizeof(*o), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, o);
+		sem_async_init(&o->req, sem_life_free_work);
+		o->sem = &sem;
+		ret = down_async(&sem, &o->req, system_wq);
+		KUNIT_EXPECT_TRUE(test, ret == 0 || ret == -EINPROGRESS);
+	}
+	/* Waits for the work functions, which free their requests. */
+	sem_shutdown(&sem);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+}
+
+struct sem_life_freer {
+	void			*ptr;
+	struct completion	done;
+};
+
+static int sem_life_freer_fn(void *data)
+{
+	struct sem_life_freer *f = data;
+
+	kfree(f->ptr);
+	complete(&f->done);
+	return 0;
+}
+
+/* kfree() in a kernel thread, so that a kfree() that loops fails, not hangs. */
+static bool sem_life_kfree(struct kunit *test, void *ptr)
+{
+	struct sem_life_freer *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	struct task_struct *task;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->ptr = ptr;
+	init_completion(&f->done);
+	task = kthread_run(sem_life_freer_fn, f, "sem_life_kfree");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	if (!sem_life_wait(&f->done))
+		return false;	/* leak @f: the thread still uses it */
+	kfree(f);
+	return true;
+}
+
+/*
+ * CONFIG_DEBUG_SEMAPHORE: sem_shutdown() with a sleeper, then sema_init(),
+ * then kfree().  The re-initialisation is caught and the sleeper taken
+ * off (it times out); the kfree() finds nothing tracked and returns.
+ */
+static void sem_life_test_debug_reinit_sleeper(struct kunit *test)
+{
+	struct sem_test_thread *t;
+	struct semaphore *sem;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_SEMAPHORE))
+		kunit_skip(test, "needs CONFIG_DEBUG_SEMAPHORE");
+
+	sem = kzalloc(sizeof(*sem), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sem);
+	sema_init(sem, SEM_TEST_NO_UNITS);
+	t = sem_test_thread_run_queued(test, sem, SEM_TEST_TIMEOUT, HZ, false);
+	sem_shutdown(sem);
+	sema_init(sem, SEM_TEST_NO_UNITS);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(sem));
+	KUNIT_EXPECT_TRUE(test, sem_test_wait_returned(t));
+	KUNIT_EXPECT_EQ(test, t->ret, -ETIME);
+	sem_test_thread_put(test, t);
+	KUNIT_EXPECT_TRUE_MSG(test, sem_life_kfree(test, sem),
+			      "kfree() of the re-initialised semaphore did not return");
+}
+
+/*
+ * CONFIG_DEBUG_SEMAPHORE: sem_waiter_init() on a queued entry takes it off
+ * its semaphore's list first; the kfree() of the entry then returns.
+ */
+static void sem_life_test_debug_waiter_reinit(struct kunit *test)
+{
+	struct sem_life_entry *e;
+	struct semaphore sem;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_SEMAPHORE))
+		kunit_skip(test, "needs CONFIG_DEBUG_SEMAPHORE");
+
+	sema_init(&sem, SEM_TEST_NO_UNITS);
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	sem_life_entry_init(e, &sem);
+	KUNIT_EXPECT_EQ(test, down_entry(&sem, &e->waiter), -EINPROGRESS);
+	sem_waiter_init(&e->waiter, sem_life_grant);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(&sem));
+	KUNIT_EXPECT_TRUE_MSG(test, sem_life_kfree(test, e),
+			      "kfree() of the re-initialised entry did not return");
+	up(&sem);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+}
+
+/*
+ * CONFIG_DEBUG_SEMAPHORE: a semaphore freed with a queued entry whose
+ * grant function queues again.  The fixup marks the semaphore shut down
+ * first, so the grant function, which runs in the context of the kfree()
+ * with preemption disabled and status -ESHUTDOWN, gets -ESHUTDOWN.
+ */
+static void sem_life_test_debug_free_requeue(struct kunit *test)
+{
+	struct sem_life_entry *e, *f;
+	struct semaphore *sem;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_SEMAPHORE))
+		kunit_skip(test, "needs CONFIG_DEBUG_SEMAPHORE");
+
+	sem = kzalloc(sizeof(*sem), GFP_KERNEL);
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sem);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	sema_init(sem, SEM_TEST_NO_UNITS);
+	sem_life_entry_init(e, sem);
+	sem_life_entry_init(f, sem);
+	e->requeue_on = sem;
+	e->other = f;
+	e->requeue_ret = 1;
+	KUNIT_EXPECT_EQ(test, down_entry(sem, &e->waiter), -EINPROGRESS);
+	if (!sem_life_kfree(test, sem)) {
+		KUNIT_FAIL(test, "kfree() of the semaphore did not return");
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->finished), 1);
+	KUNIT_EXPECT_EQ(test, e->status, -ESHUTDOWN);
+	KUNIT_EXPECT_FALSE(test, e->preemptible);
+	KUNIT_EXPECT_EQ(test, e->requeue_ret, -ESHUTDOWN);
+	kfree(e);
+	kfree(f);
+}
+
+static struct kunit_case sem_lifetime_test_cases[] = {
+	KUNIT_CASE(sem_life_test_shutdown_other_sem),
+	KUNIT_CASE(sem_life_test_shutdown_own_ordered),
+	KUNIT_CASE(sem_life_test_shutdown_lock_held),
+	KUNIT_CASE(sem_life_test_shutdown_waits_grant),
+	KUNIT_CASE(sem_life_test_shutdown_from_own_work),
+	KUNIT_CASE(sem_life_test_cancel_already_queued),
+	KUNIT_CASE(sem_life_test_cancel_sync_queued),
+	KUNIT_CASE(sem_life_test_cancel_sync_pending),
+	KUNIT_CASE(sem_life_test_cancel_sync_running),
+	KUNIT_CASE(sem_life_test_cancel_sync_resubmit),
+	KUNIT_CASE(sem_life_test_resubmit_pending),
+	KUNIT_CASE(sem_life_test_resubmit_from_work),
+	KUNIT_CASE(sem_life_test_up_irq_during_grant),
+	KUNIT_CASE(sem_life_test_cancel_requeued_elsewhere),
+	KUNIT_CASE(sem_life_test_entry_cancel_sync),
+	KUNIT_CASE(sem_life_test_free_in_work),
+	KUNIT_CASE(sem_life_test_debug_reinit_sleeper),
+	KUNIT_CASE(sem_life_test_debug_waiter_reinit),
+	KUNIT_CASE(sem_life_test_debug_free_requeue),
+	{}
+};
+
+static struct kunit_suite sem_lifetime_test_suite = {
+	.name = "semaphore_lifetime",
+	.test_cases = sem_lifetime_test_cases,
+};
+
+kunit_test_suite(sem_lifetime_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the lifetimes of asynchronous semaphore waiters");
+MODULE_LICENSE("GPL");
