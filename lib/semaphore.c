@@ -779,8 +779,8 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 		ret = -EBUSY;
 	} else if (atomic_read(&sem->count) & SEM_SHUTDOWN) {
 		ret = -ESHUTDOWN;
-	} else if (wq && READ_ONCE(container_of(waiter, struct sem_async,
-						 waiter)->cancelling)) {
+	} else if (wq && atomic_read(&container_of(waiter, struct sem_async,
+						   waiter)->cancelling)) {
 		ret = -ECANCELED;
 	} else {
 		if (wq)
@@ -854,11 +854,12 @@ EXPORT_SYMBOL(down_entry);
 
 /*
  * Settle, under the lock, whether @waiter is removed or was already
- * granted.  With @cancelling (sem_async_cancel_sync()), also refuse every
- * later down_async() of the request until the flag is cleared.
+ * granted.  @sync (sem_async_cancel_sync()) does not warn about an entry
+ * that is not queued, or is queued on another semaphore: it deals with
+ * both itself.
  */
 static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
-			bool cancelling)
+			bool sync)
 {
 	unsigned int state;
 	unsigned long flags;
@@ -886,11 +887,11 @@ static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
 	} else {
 		ret = -EALREADY;
 	}
-	if (cancelling && (ret == 0 || ret == -EALREADY))
-		WRITE_ONCE(container_of(waiter, struct sem_async,
-					waiter)->cancelling, true);
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
 
+	if (sync && (ret == -ENOENT ||
+		     (ret == -EINVAL && sem_waiter_valid(waiter, state))))
+		return ret;
 	WARN_ONCE(ret == -ENOENT,
 		  "semaphore %p: cancelling wait entry %p that is not queued\n",
 		  sem, waiter);
@@ -1033,7 +1034,11 @@ static void sem_async_start(struct sem_async *req,
 	run->task = current;
 	hlist_del_init(&req->inflight.node);
 	hlist_add_head(&run->node, &sem_inflight_bucket(run->sem)->head);
-	WRITE_ONCE(req->waiter.state, SEM_WAITER_DONE);
+	/*
+	 * Release: a down_async() that sees DONE (under another semaphore's
+	 * lock, not this bucket's) also sees the record unlinked.
+	 */
+	smp_store_release(&req->waiter.state, SEM_WAITER_DONE);
 }
 
 /* A record went away: wake sem_async_drain(). */
@@ -1075,16 +1080,27 @@ static void sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
 	req->inflight.task = NULL;
 	raw_spin_lock(&b->lock);
 	hlist_add_head(&req->inflight.node, &b->head);
-	raw_spin_unlock(&b->lock);
-	WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
+	/* Release: pairs with the acquire of a sem_cancel() on another lock. */
+	smp_store_release(&waiter->state, SEM_WAITER_GRANTING);
 	/*
-	 * The state machine lets a request be granted only while its work is
+	 * Queued under the bucket lock: a hashed record is always either
+	 * pending on its workqueue or started (sem_async_can_take()).  The
+	 * state machine lets a request be granted only while its work is
 	 * not pending.  If it is anyway (queued by hand), that one run serves
-	 * this grant: it finds and moves this record.
+	 * this grant: it finds and moves this record.  If it cannot be queued
+	 * at all (a workqueue being destroyed), the request is dropped with a
+	 * warning rather than left in flight for ever.
 	 */
-	WARN_ONCE(!queue_work(req->wq, &req->work),
-		  "semaphore %p: work of request %p was already pending\n",
-		  sem, req);
+	if (unlikely(!queue_work(req->wq, &req->work))) {
+		if (!work_pending(&req->work)) {
+			hlist_del_init(&req->inflight.node);
+			smp_store_release(&waiter->state, SEM_WAITER_DONE);
+		}
+		WARN_ONCE(1, "semaphore %p: work of request %p %s\n", sem, req,
+			  work_pending(&req->work) ? "was already pending" :
+			  "cannot be queued: request dropped");
+	}
+	raw_spin_unlock(&b->lock);
 }
 
 /*
@@ -1148,7 +1164,8 @@ static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
 				sem_async_start(take, &run);
 			} else if (take) {
 				hlist_del_init(&take->inflight.node);
-				WRITE_ONCE(take->waiter.state, SEM_WAITER_IDLE);
+				smp_store_release(&take->waiter.state,
+						  SEM_WAITER_IDLE);
 			}
 			raw_spin_unlock_irqrestore(&b->lock, flags);
 			if (sem)
@@ -1262,7 +1279,7 @@ static void sem_async_init_common(struct sem_async *req, work_func_t func)
 	req->func = func;
 	req->wq = NULL;
 	req->status = 0;
-	req->cancelling = false;
+	atomic_set(&req->cancelling, 0);
 	INIT_HLIST_NODE(&req->inflight.node);
 	req->inflight.sem = NULL;
 	req->inflight.req = req;
@@ -1318,6 +1335,8 @@ EXPORT_SYMBOL(sem_async_init_onstack);
  */
 void sem_async_destroy_onstack(struct sem_async *req)
 {
+	WARN_ONCE(!hlist_unhashed(&req->inflight.node),
+		  "semaphore: request %p on the stack is still in flight\n", req);
 	destroy_work_on_stack(&req->work);
 }
 EXPORT_SYMBOL(sem_async_destroy_onstack);
@@ -1338,7 +1357,11 @@ EXPORT_SYMBOL(sem_async_destroy_onstack);
  *
  * @req belongs to the semaphore from this call until its work function
  * is called, sem_async_cancel() returns 0 or sem_async_cancel_sync()
- * returns.  It may be submitted again from its own work function, also
+ * returns.  sem_shutdown() may call the work function of a request whose
+ * work has not started itself, in process context on any CPU: @wq must
+ * not be a BH workqueue, the work function must not rely on running on a
+ * particular CPU, and a request keeps the same @wq while its work
+ * function runs.  It may be submitted again from its own work function, also
  * when the new unit is free at once (the work item then runs again after
  * the current run), but not while it is queued or its work is pending.
  *
@@ -1389,36 +1412,69 @@ EXPORT_SYMBOL(sem_async_cancel);
 
 /**
  * sem_async_cancel_sync - cancel a down_async() request and wait for it
- * @sem: the semaphore @req was queued on
+ * @sem: the semaphore @req was submitted to
  * @req: the request
  *
  * The sleeping form of sem_async_cancel(), as cancel_work_sync() is of
  * cancel_work(): removes @req if it is queued; if it was granted but its
  * work has not started, takes the work off its workqueue and gives the
  * unit back with up() (its function does not run); and waits until a
- * work function already running for @req has returned.  Meanwhile
- * down_async() refuses @req with -ECANCELED, so a work function that
- * submits it again does not keep it alive.
+ * work function already running for @req has returned.  If that function
+ * submitted @req again, also to another semaphore, that submission is
+ * cancelled the same way.  Meanwhile down_async() refuses @req with
+ * -ECANCELED, so a work function that submits it again does not keep it
+ * alive.
  *
  * Context: Process context; sleeps.  Must not be called from @req's own
  * work function (that run is not waited for, with a warning), nor with a
  * lock held that the work function takes.
  * Return: 0 if the work function will not run for the last submission of
  * @req (it was removed, or taken off before it started), -EALREADY if it
- * ran, or the errors of sem_cancel().  After 0 or -EALREADY, @req is not
- * in flight: the owner may free it or submit it again.
+ * ran, -ENOENT if @req was not submitted (a work function still running
+ * for an earlier submission was waited for all the same), -EINVAL (with a
+ * warning) if @req was never initialised.  On return @req is not in
+ * flight: the owner may free it or submit it again.
  */
 int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
 {
-	int ret;
+	struct semaphore *cur;
+	unsigned int state;
+	int ret, r;
 
 	might_sleep();
+	atomic_inc(&req->cancelling);
+	/* Seen by every down_async() that takes a lock after this. */
+	smp_mb__after_atomic();
 	ret = __sem_cancel(sem, &req->waiter, true);
-	if (ret == 0 || ret == -EALREADY) {
+	if (ret == -EINVAL) {
+		if (!sem_waiter_valid(&req->waiter,
+				      READ_ONCE(req->waiter.state))) {
+			atomic_dec(&req->cancelling);
+			return ret;
+		}
+		/* Submitted again elsewhere by its work function. */
+		ret = __sem_cancel(READ_ONCE(req->waiter.sem), &req->waiter,
+				   true);
+	}
+	for (;;) {
 		if (sem_async_drain(NULL, req))
 			ret = 0;
-		WRITE_ONCE(req->cancelling, false);
+		/*
+		 * A run that ended may have submitted @req again before it saw
+		 * ->cancelling, on @sem or another semaphore: its stores are
+		 * visible here, after the bucket locks of the drain.
+		 */
+		state = smp_load_acquire(&req->waiter.state);
+		if (state != SEM_WAITER_QUEUED && state != SEM_WAITER_GRANTING)
+			break;
+		cur = READ_ONCE(req->waiter.sem);
+		r = __sem_cancel(cur, &req->waiter, true);
+		if (r == 0 || r == -EALREADY)
+			ret = r;
 	}
+	if (ret == -EINVAL)
+		ret = -ENOENT;
+	atomic_dec(&req->cancelling);
 	return ret;
 }
 EXPORT_SYMBOL(sem_async_cancel_sync);

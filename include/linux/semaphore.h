@@ -222,7 +222,8 @@ struct sem_async_inflight {
  * @func: the caller's work function
  * @wq: the workqueue @work is queued on
  * @status: 0 when @func runs holding the semaphore, -ESHUTDOWN otherwise
- * @cancelling: sem_async_cancel_sync() runs: down_async() refuses @req
+ * @cancelling: how many sem_async_cancel_sync() calls run for @req; while
+ *	any does, down_async() refuses it
  * @inflight: the record of a granted request whose work has not started
  *
  * Initialise with sem_async_init(), or sem_async_init_onstack() for a
@@ -235,7 +236,7 @@ struct sem_async {
 	work_func_t			func;
 	struct workqueue_struct		*wq;
 	int				status;
-	bool				cancelling;
+	atomic_t			cancelling;
 	struct sem_async_inflight	inflight;
 };
 

@@ -41,6 +41,7 @@ struct sem_life_req {
 	int			resubmit;	/* down_async() again, this often */
 	int			resubmit_ret;
 	struct semaphore	*shutdown;	/* sem_shutdown() from the work */
+	struct semaphore	*move_to;	/* down_async() there first */
 	struct completion	ran;
 };
 
@@ -52,6 +53,8 @@ static void sem_life_work(struct work_struct *work)
 	r->status = sem_async_status(&r->req);
 	r->task = current;
 	complete(&r->started);
+	if (r->move_to)
+		r->resubmit_ret = down_async(r->move_to, &r->req, r->wq);
 	if (r->block)
 		wait_for_completion_timeout(&r->proceed, SEM_TEST_WAIT);
 	if (r->lock) {
@@ -625,6 +628,63 @@ static void sem_life_test_cancel_sync_running(struct kunit *test)
 }
 
 /*
+ * Lifetimes, "free after -EALREADY": the work function submitted its
+ * request to another semaphore and still runs.  The sleeping cancel,
+ * given the first semaphore, removes it from the other one and waits for
+ * the function; the request is then idle and may be freed.
+ */
+static void sem_life_test_cancel_sync_moved(struct kunit *test)
+{
+	struct sem_life_sync_caller *c;
+	struct semaphore *a, *b;
+	struct task_struct *task;
+	struct sem_life_req *r;
+
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	sema_init(a, 1);
+	sema_init(b, SEM_TEST_NO_UNITS);
+	r = sem_life_req_alloc(test, a, system_unbound_wq);
+	r->move_to = b;
+	r->block = true;
+	KUNIT_EXPECT_EQ(test, down_async(a, &r->req, system_unbound_wq), 0);
+	KUNIT_ASSERT_TRUE(test, sem_life_wait(&r->started));
+	KUNIT_EXPECT_EQ(test, r->resubmit_ret, -EINPROGRESS);
+	KUNIT_EXPECT_TRUE(test, sem_has_waiters(b));
+
+	c->sem = a;
+	c->req = r;
+	c->ret = 1;
+	init_completion(&c->done);
+	task = kthread_run(sem_life_sync_caller_fn, c, "sem_life_cancel");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	msleep(50);
+	KUNIT_EXPECT_FALSE(test, completion_done(&c->done));
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(b));
+	complete(&r->proceed);
+	if (!sem_life_wait(&c->done)) {
+		KUNIT_FAIL(test, "sem_async_cancel_sync() did not return");
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, c->ret, 0);
+	KUNIT_EXPECT_EQ(test, c->runs_at_return, 1);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(b));
+	KUNIT_EXPECT_EQ(test, sem_count(a), 1U);
+	up(b);
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 1);
+	KUNIT_EXPECT_EQ(test, sem_count(b), 1U);
+	kfree(r);
+	kfree(c);
+	kfree(a);
+	kfree(b);
+}
+
+/*
  * Lifetimes, "resubmit": a work function that submits its request again
  * each time, getting the unit at once, does not keep the sleeping cancel
  * waiting: while it runs, down_async() refuses the request.
@@ -1001,6 +1061,7 @@ static struct kunit_case sem_lifetime_test_cases[] = {
 	KUNIT_CASE(sem_life_test_cancel_sync_queued),
 	KUNIT_CASE(sem_life_test_cancel_sync_pending),
 	KUNIT_CASE(sem_life_test_cancel_sync_running),
+	KUNIT_CASE(sem_life_test_cancel_sync_moved),
 	KUNIT_CASE(sem_life_test_cancel_sync_resubmit),
 	KUNIT_CASE(sem_life_test_resubmit_pending),
 	KUNIT_CASE(sem_life_test_resubmit_from_work),
