@@ -140,6 +140,7 @@ static struct sem_inflight_bucket sem_inflight[1 << SEM_INFLIGHT_BITS] = {
 	},
 };
 static DECLARE_WAIT_QUEUE_HEAD(sem_async_wait);
+
 static atomic_t sem_async_gen = ATOMIC_INIT(0);
 
 static struct sem_inflight_bucket *sem_inflight_bucket(struct semaphore *sem)
@@ -771,6 +772,7 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 	int ret;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
+	/* Acquire: pairs with the release of a grant on another lock. */
 	state = smp_load_acquire(&waiter->state);
 	if (!sem_waiter_valid(waiter, state)) {
 		ret = -EINVAL;
@@ -1094,6 +1096,7 @@ static void sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
 	if (unlikely(!queue_work(req->wq, &req->work))) {
 		if (!work_pending(&req->work)) {
 			hlist_del_init(&req->inflight.node);
+			/* Release: as in sem_async_start(). */
 			smp_store_release(&waiter->state, SEM_WAITER_DONE);
 		}
 		WARN_ONCE(1, "semaphore %p: work of request %p %s\n", sem, req,
@@ -1164,6 +1167,7 @@ static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
 				sem_async_start(take, &run);
 			} else if (take) {
 				hlist_del_init(&take->inflight.node);
+				/* Release: as in sem_async_start(). */
 				smp_store_release(&take->waiter.state,
 						  SEM_WAITER_IDLE);
 			}
@@ -1187,8 +1191,10 @@ static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
 			break;
 		wait_event(sem_async_wait, atomic_read(&sem_async_gen) != gen);
 	}
-	WARN_ONCE(self, "semaphore %p: %s from a down_async() work function it would wait for\n",
-		  sem ? sem : req->inflight.sem, sem ? "sem_shutdown()" : "sem_async_cancel_sync()");
+	WARN_ONCE(self,
+		  "semaphore %p: %s from a work function it would wait for\n",
+		  sem ? sem : req->inflight.sem,
+		  sem ? "sem_shutdown()" : "sem_async_cancel_sync()");
 	return taken;
 }
 

@@ -37,7 +37,8 @@ struct sem_life_req {
 	struct completion	started;
 	struct completion	proceed;	/* with @block: wait for it */
 	bool			block;
-	struct mutex		*lock;		/* taken by the work function */
+	/* A mutex that the work function takes and releases. */
+	struct mutex		*lock;
 	int			resubmit;	/* down_async() again, this often */
 	int			resubmit_ret;
 	struct semaphore	*shutdown;	/* sem_shutdown() from the work */
@@ -700,7 +701,7 @@ static void sem_life_test_cancel_sync_resubmit(struct kunit *test)
 	r->resubmit = INT_MAX;
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &r->req, system_unbound_wq), 0);
 	KUNIT_ASSERT_TRUE(test, sem_life_wait(&r->started));
-	msleep(10);
+	usleep_range(10000, 11000);
 	ret = sem_async_cancel_sync(&sem, &r->req);
 	KUNIT_EXPECT_TRUE(test, ret == 0 || ret == -EALREADY);
 	runs = atomic_read(&r->runs);
@@ -762,7 +763,7 @@ static void sem_life_test_resubmit_from_work(struct kunit *test)
 	r->resubmit_ret = 1;
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &r->req, system_wq), 0);
 	while (atomic_read(&r->runs) < 2 && time_before(jiffies, end))
-		msleep(1);
+		usleep_range(1000, 2000);
 	KUNIT_EXPECT_EQ(test, r->resubmit_ret, 0);
 	flush_work(&r->req.work);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 2);
