@@ -139,8 +139,8 @@ static struct sem_inflight_bucket sem_inflight[1 << SEM_INFLIGHT_BITS] = {
 		.lock = __RAW_SPIN_LOCK_UNLOCKED(sem_inflight.lock),
 	},
 };
-static DECLARE_WAIT_QUEUE_HEAD(sem_async_wait);
 
+static DECLARE_WAIT_QUEUE_HEAD(sem_async_wait);
 static atomic_t sem_async_gen = ATOMIC_INIT(0);
 
 static struct sem_inflight_bucket *sem_inflight_bucket(struct semaphore *sem)

@@ -262,6 +262,7 @@ static void sem_life_test_shutdown_lock_held(struct kunit *test)
 	struct sem_life_stopper *s;
 	struct sem_life_req *q;
 	struct semaphore *a, *b;
+	/* Held by the caller of sem_shutdown(), taken by Q's function. */
 	struct mutex *m;
 
 	wq = alloc_workqueue("sem_life_wq", WQ_UNBOUND, 0);
