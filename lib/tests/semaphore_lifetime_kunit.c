@@ -53,9 +53,9 @@ static void sem_life_work(struct work_struct *work)
 
 	r->status = sem_async_status(&r->req);
 	r->task = current;
-	complete(&r->started);
 	if (r->move_to)
 		r->resubmit_ret = down_async(r->move_to, &r->req, r->wq);
+	complete(&r->started);
 	if (r->block)
 		wait_for_completion_timeout(&r->proceed, SEM_TEST_WAIT);
 	if (r->lock) {
