@@ -98,6 +98,19 @@ static bool sem_life_wait(struct completion *c)
 	return wait_for_completion_timeout(c, SEM_TEST_WAIT);
 }
 
+/*
+ * A semaphore of @count units, allocated so that it can outlive a test
+ * that fails with a stuck thread still using it; the test frees it.
+ */
+static struct semaphore *sem_life_sem_alloc(struct kunit *test, int count)
+{
+	struct semaphore *sem = kzalloc(sizeof(*sem), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, sem);
+	sema_init(sem, count);
+	return sem;
+}
+
 /* An item that keeps an ordered workqueue busy until released. */
 struct sem_life_blocker {
 	struct work_struct	work;
@@ -184,12 +197,8 @@ static void sem_life_test_shutdown_other_sem(struct kunit *test)
 
 	wq = alloc_ordered_workqueue("sem_life_ordered", 0);
 	KUNIT_ASSERT_NOT_NULL(test, wq);
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
-	b = kzalloc(sizeof(*b), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	sema_init(a, 1);
-	sema_init(b, SEM_TEST_NO_UNITS);
+	a = sem_life_sem_alloc(test, 1);
+	b = sem_life_sem_alloc(test, SEM_TEST_NO_UNITS);
 	q = sem_life_req_alloc(test, b, wq);
 	KUNIT_EXPECT_EQ(test, down_async(b, &q->req, wq), -EINPROGRESS);
 
@@ -225,9 +234,7 @@ static void sem_life_test_shutdown_own_ordered(struct kunit *test)
 
 	wq = alloc_ordered_workqueue("sem_life_ordered", 0);
 	KUNIT_ASSERT_NOT_NULL(test, wq);
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	sema_init(a, SEM_TEST_NO_UNITS);
+	a = sem_life_sem_alloc(test, SEM_TEST_NO_UNITS);
 	q = sem_life_req_alloc(test, a, wq);
 	KUNIT_EXPECT_EQ(test, down_async(a, &q->req, wq), -EINPROGRESS);
 
@@ -267,15 +274,11 @@ static void sem_life_test_shutdown_lock_held(struct kunit *test)
 
 	wq = alloc_workqueue("sem_life_wq", WQ_UNBOUND, 0);
 	KUNIT_ASSERT_NOT_NULL(test, wq);
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
-	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	a = sem_life_sem_alloc(test, 1);
+	b = sem_life_sem_alloc(test, SEM_TEST_NO_UNITS);
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	mutex_init(m);
-	sema_init(a, 1);
-	sema_init(b, SEM_TEST_NO_UNITS);
 	q = sem_life_req_alloc(test, b, wq);
 	q->lock = m;
 	KUNIT_EXPECT_EQ(test, down_async(b, &q->req, wq), -EINPROGRESS);
@@ -363,18 +366,28 @@ static int sem_life_upper_fn(void *data)
 }
 
 /*
- * Pin the test to its CPU and call up() on @sem from a kernel thread on
- * another CPU, so that the grant function runs there while the test
- * goes on here.  Then wait, sleeping, until @e's grant function started.
+ * Queue @e on @sem (no unit free), pin the test to its CPU and call up()
+ * on @sem from a kernel thread on another CPU, so that the grant
+ * function, which takes @delay_ms, runs there while the test goes on
+ * here.  Then wait, sleeping, until the grant function started.
  */
-static bool sem_life_up_elsewhere(struct kunit *test, struct sem_life_upper *u,
-				  struct semaphore *sem,
-				  struct sem_life_entry *e)
+static bool sem_life_grant_elsewhere(struct kunit *test,
+				     struct sem_life_upper *u,
+				     struct semaphore *sem,
+				     struct sem_life_entry *e,
+				     unsigned int delay_ms)
 {
 	struct task_struct *task;
 	unsigned long end;
 	unsigned int cpu;
 
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+
+	sema_init(sem, SEM_TEST_NO_UNITS);
+	sem_life_entry_init(e, sem);
+	e->delay_ms = delay_ms;
+	KUNIT_ASSERT_EQ(test, down_entry(sem, &e->waiter), -EINPROGRESS);
 	cpu = raw_smp_processor_id();
 	if (set_cpus_allowed_ptr(current, cpumask_of(cpu)))
 		return false;
@@ -401,14 +414,7 @@ static void sem_life_test_shutdown_waits_grant(struct kunit *test)
 	struct sem_life_entry e;
 	struct semaphore sem;
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs two CPUs");
-
-	sema_init(&sem, SEM_TEST_NO_UNITS);
-	sem_life_entry_init(&e, &sem);
-	e.delay_ms = 200;
-	KUNIT_ASSERT_EQ(test, down_entry(&sem, &e.waiter), -EINPROGRESS);
-	if (!sem_life_up_elsewhere(test, &u, &sem, &e)) {
+	if (!sem_life_grant_elsewhere(test, &u, &sem, &e, 200)) {
 		KUNIT_FAIL(test, "the grant function did not start");
 		return;	/* leak: the thread may still use the stack */
 	}
@@ -430,9 +436,7 @@ static void sem_life_test_shutdown_from_own_work(struct kunit *test)
 	struct sem_life_req *r;
 	struct semaphore *sem;
 
-	sem = kzalloc(sizeof(*sem), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sem);
-	sema_init(sem, 1);
+	sem = sem_life_sem_alloc(test, 1);
 	r = sem_life_req_alloc(test, sem, system_unbound_wq);
 	r->shutdown = sem;
 	KUNIT_EXPECT_EQ(test, down_async(sem, &r->req, system_unbound_wq), 0);
@@ -597,11 +601,9 @@ static void sem_life_test_cancel_sync_running(struct kunit *test)
 	struct sem_life_req *r;
 	struct semaphore *sem;
 
-	sem = kzalloc(sizeof(*sem), GFP_KERNEL);
+	sem = sem_life_sem_alloc(test, 1);
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sem);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	sema_init(sem, 1);
 	r = sem_life_req_alloc(test, sem, system_unbound_wq);
 	r->block = true;
 	KUNIT_EXPECT_EQ(test, down_async(sem, &r->req, system_unbound_wq), 0);
@@ -642,14 +644,10 @@ static void sem_life_test_cancel_sync_moved(struct kunit *test)
 	struct task_struct *task;
 	struct sem_life_req *r;
 
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
-	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	a = sem_life_sem_alloc(test, 1);
+	b = sem_life_sem_alloc(test, SEM_TEST_NO_UNITS);
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	sema_init(a, 1);
-	sema_init(b, SEM_TEST_NO_UNITS);
 	r = sem_life_req_alloc(test, a, system_unbound_wq);
 	r->move_to = b;
 	r->block = true;
@@ -877,14 +875,7 @@ static void sem_life_test_entry_cancel_sync(struct kunit *test)
 	struct sem_life_entry e;
 	struct semaphore sem;
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs two CPUs");
-
-	sema_init(&sem, SEM_TEST_NO_UNITS);
-	sem_life_entry_init(&e, &sem);
-	e.delay_ms = 100;
-	KUNIT_ASSERT_EQ(test, down_entry(&sem, &e.waiter), -EINPROGRESS);
-	if (!sem_life_up_elsewhere(test, &u, &sem, &e)) {
+	if (!sem_life_grant_elsewhere(test, &u, &sem, &e, 100)) {
 		KUNIT_FAIL(test, "the grant function did not start");
 		return;
 	}
@@ -975,9 +966,7 @@ static void sem_life_test_debug_reinit_sleeper(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_DEBUG_SEMAPHORE))
 		kunit_skip(test, "needs CONFIG_DEBUG_SEMAPHORE");
 
-	sem = kzalloc(sizeof(*sem), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sem);
-	sema_init(sem, SEM_TEST_NO_UNITS);
+	sem = sem_life_sem_alloc(test, SEM_TEST_NO_UNITS);
 	t = sem_test_thread_run_queued(test, sem, SEM_TEST_TIMEOUT, HZ, false);
 	sem_shutdown(sem);
 	sema_init(sem, SEM_TEST_NO_UNITS);
@@ -1028,13 +1017,11 @@ static void sem_life_test_debug_free_requeue(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_DEBUG_SEMAPHORE))
 		kunit_skip(test, "needs CONFIG_DEBUG_SEMAPHORE");
 
-	sem = kzalloc(sizeof(*sem), GFP_KERNEL);
+	sem = sem_life_sem_alloc(test, SEM_TEST_NO_UNITS);
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sem);
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	KUNIT_ASSERT_NOT_NULL(test, f);
-	sema_init(sem, SEM_TEST_NO_UNITS);
 	sem_life_entry_init(e, sem);
 	sem_life_entry_init(f, sem);
 	e->requeue_on = sem;
