@@ -26,6 +26,9 @@
 #   make internals  whole-tree search for struct semaphore member access
 #   make torture    locktorture's semaphore types under QEMU, x86_64 and
 #                   arm64, lockdep, KASAN and KCSAN: TORTURE_SECS per type
+#   make aio        ARCH=x86_64|arm64: the AIO sample device and its
+#                   kselftest (io_submit, io_uring, io_cancel, removal)
+#                   under QEMU, with lockdep and KASAN
 #   make deps       install what is missing (Debian 12, apt-get)
 #   make clean      remove build/
 #
@@ -60,7 +63,7 @@ export RESULTS
 
 .PHONY: all test tree kunit arches bench checkpatch kerneldoc sparse \
 	bisect patches htmldocs mutation cocci objcheck internals torture \
-	deps clean reset-results
+	aio deps clean reset-results
 
 # Prepare build/linux and build/pristine, recording the step as a result.
 RECORD_TREE	= $(T)/record-step.sh tree $(T)/mktree.sh $(BUILD)/linux && \
@@ -77,6 +80,7 @@ test: reset-results deps
 	$(T)/kunit.sh x86_64 patched; \
 	for a in $(TEST_ARCHES); do $(T)/kunit.sh $$a patched; done; \
 	TORTURE_SECS=$(TEST_TORTURE_SECS) $(T)/torture.sh x86_64-lockdep; \
+	$(T)/aio.sh x86_64; \
 	$(T)/checkpatch.sh; \
 	$(T)/kerneldoc.sh; \
 	$(T)/cocci-test.sh; \
@@ -132,6 +136,9 @@ internals: reset-results tree
 torture: reset-results tree
 	@TORTURE_SECS=$(TORTURE_SECS) TORTURE_JOBS=$(TORTURE_JOBS) \
 		$(T)/torture.sh $(TORTURE_ROWS); $(T)/summary.sh
+
+aio: reset-results tree
+	@$(T)/aio.sh $(ARCH); $(T)/summary.sh
 
 deps:
 	@$(T)/deps.sh

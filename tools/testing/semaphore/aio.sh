@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# down_async() for AIO, end to end: build the patched kernel with the
+# debug options of the torture rows (lockdep, KASAN, debug objects of
+# semaphores and work items, atomic-sleep checks, hung-task and lockup
+# detectors) and the AIO sample device as a module, build the kselftest
+# tools/testing/selftests/semaphore/semaphore_aio_test statically, boot
+# the kernel under QEMU (2 CPUs) with an initramfs whose /init is that
+# test and which holds the module, and collect the TAP results: one
+# results.tsv line per case, and one for the console, which fails on any
+# WARNING, BUG, ODEBUG, lockdep, KASAN or other report
+# (torture_reports.py cuts them out; here every report fails).
+#
+# Usage: aio.sh ARCH    ARCH x86_64 (default) or arm64
+# Environment: AIO_DEBUG ("lockdep kasan", the default, or a subset:
+# which debug fragments of tools/testing/semaphore/torture/ to add),
+# AIO_TIMEOUT (seconds for the boot, default 1200), RESULTS.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+arch=${1:-x86_64}
+debug=${AIO_DEBUG:-lockdep kasan}
+limit=${AIO_TIMEOUT:-1200}
+case "$arch" in
+x86_64)
+	qemu="qemu-system-x86_64"; image=arch/x86/boot/bzImage
+	console=ttyS0; qemu_args=() ;;
+arm64)
+	qemu="qemu-system-aarch64"; image=arch/arm64/boot/Image.gz
+	console=ttyAMA0; qemu_args=(-machine virt -cpu "max,pauth-impdef=on") ;;
+*) die "unknown AIO architecture '$arch' (x86_64 or arm64)" ;;
+esac
+arch_row "$arch"
+libc=libc6-dev
+[ -n "$arch_cross" ] && libc=libc6-dev-arm64-cross
+# shellcheck disable=SC2086
+need_pkgs $arch_pkgs $libc
+
+tree=$(tree_dir patched)
+src=tools/testing/selftests/semaphore/semaphore_aio_test.c
+[ -f "$tree/$src" ] || die "$tree has no $src: run make tree"
+dir="$BUILD/aio-$arch"
+log="$BUILD/logs/aio-$arch.log"
+blog="$BUILD/logs/aio-build-$arch.log"
+mkdir -p "$dir/initramfs" "$BUILD/logs"
+start=$(date +%s)
+
+fail_all() {
+	record FAIL "aio/$arch/build" "$1"
+	exit 1
+}
+
+# The kernel, with the module.  The initramfs is a separate cpio given to
+# QEMU with -initrd, because it holds a module of this very build.
+configs=(--kunitconfig="$HERE/aio/aio.config")
+for d in $debug; do
+	[ -f "$HERE/torture/$d.config" ] || die "AIO_DEBUG: no torture/$d.config"
+	configs+=(--kunitconfig="$HERE/torture/$d.config")
+done
+say "aio: building the $arch kernel ($debug) in $dir (log in $blog)"
+args=(build --arch="$arch" --build_dir="$dir" --jobs="$(nproc)" "${configs[@]}")
+[ -n "$arch_cross" ] && args+=(--cross_compile="$arch_cross")
+if ! (cd "$tree" && python3 tools/testing/kunit/kunit.py "${args[@]}") > "$blog" 2>&1; then
+	grep -m3 -E 'error|ERROR' "$blog"
+	fail_all "kernel build failed (see $blog)"
+fi
+ko="$dir/samples/semaphore/semaphore_aio.ko"
+[ -f "$ko" ] || fail_all "no $ko after the build"
+
+say "aio: building the selftest and the initramfs"
+if ! "${arch_cross}gcc" -static -O2 -Wall -Werror \
+		-I "$tree/samples/semaphore" \
+		-o "$dir/initramfs/init" "$tree/$src" -lpthread >> "$blog" 2>&1; then
+	tail -5 "$blog"
+	fail_all "selftest build failed (see $blog)"
+fi
+gcc -O2 -o "$dir/gen_init_cpio" "$tree/usr/gen_init_cpio.c" >> "$blog" 2>&1 ||
+	fail_all "gen_init_cpio build failed"
+printf '%s\n' "dir /dev 0755 0 0" "nod /dev/console 0600 0 0 c 5 1" \
+	"dir /proc 0555 0 0" "file /init $dir/initramfs/init 0755 0 0" \
+	"file /semaphore_aio.ko $ko 0644 0 0" > "$dir/initramfs.list"
+"$dir/gen_init_cpio" "$dir/initramfs.list" > "$dir/initramfs.cpio" ||
+	fail_all "gen_init_cpio failed"
+
+say "aio: booting $arch under QEMU (console in $log)"
+: > "$log"
+"$qemu" -nodefaults -m 1024 -smp 2 "${qemu_args[@]}" \
+	-kernel "$dir/$image" -initrd "$dir/initramfs.cpio" \
+	-append "console=$console rdinit=/init panic=-1" \
+	-no-reboot -nographic -serial stdio </dev/null > "$log" 2>&1 &
+pid=$!
+waited=0
+while kill -0 "$pid" 2>/dev/null; do
+	if grep -qE 'reboot: (Power down|System halted)|Kernel panic' "$log"; then
+		sleep 2
+		break
+	fi
+	if [ "$waited" -ge "$limit" ]; then
+		echo "aio.sh: no power-off after $limit s, stopped QEMU" >> "$log"
+		break
+	fi
+	sleep 5
+	waited=$((waited + 5))
+done
+kill "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+
+# The TAP lines of the harness, and its messages (figures).
+tr -d '\r' < "$log" | sed -n 's/^\(\[[ 0-9.]*\] \)\{0,1\}\(\(not \)\{0,1\}ok [0-9][0-9]* .*\)$/\2/p' > "$dir/tap"
+echo "aio: $arch, the selftest's TAP results and messages:"
+tr -d '\r' < "$log" | grep -E '^(ok|not ok) [0-9]+ |^# (aio|io_uring|sync|cancel|remove|destroy|Totals|PASSED|FAILED)|^semaphore_aio_test: exit' | sed 's/^/  /'
+cases=0
+while read -r line; do
+	name=$(sed -E 's/^(not )?ok [0-9]+ ([^ #]+).*/\2/' <<<"$line")
+	cases=$((cases + 1))
+	if [[ $line == not\ ok* ]]; then
+		record FAIL "aio/$arch/$name" "see $log"
+	elif [[ $line == *"# SKIP"* ]]; then
+		record SKIP "aio/$arch/$name" "${line#*# SKIP }"
+	else
+		record PASS "aio/$arch/$name"
+	fi
+done < "$dir/tap"
+[ "$cases" -gt 0 ] || record FAIL "aio/$arch/selftest" "no TAP result on the console ($log)"
+
+# Every report on the console fails, ours or not.
+if out=$(python3 "$HERE/torture_reports.py" "$log"); then
+	errors=$(sed -n 's/^errors\t//p' <<<"$out")
+	nforeign=$(grep -c '^foreign' <<<"$out")
+	first=$(sed -n 's/^first\t//p' <<<"$out")
+	[ -n "$first" ] || first=$(sed -n 's/^list\t//p' <<<"$out")
+	total=$(( ${errors:-0} + nforeign ))
+	if grep -q 'no power-off after' "$log"; then
+		record FAIL "aio/$arch/console" "no power-off after $limit s"
+	elif [ "$total" -eq 0 ]; then
+		record PASS "aio/$arch/console" "no WARNING, BUG, ODEBUG, lockdep or KASAN report"
+	else
+		record FAIL "aio/$arch/console" "$total reports: ${first:0:100}"
+	fi
+else
+	record FAIL "aio/$arch/console" "torture_reports.py failed on $log"
+fi
+say "aio: $arch done in $(( ($(date +%s) - start) / 60 )) min"
