@@ -92,7 +92,7 @@ say "aio: booting $arch under QEMU (console in $log)"
 pid=$!
 waited=0
 while kill -0 "$pid" 2>/dev/null; do
-	if grep -qE 'reboot: (Power down|System halted)|Kernel panic' "$log"; then
+	if grep -qE 'reboot: (Power down|System halted)|System halted|Kernel panic' "$log"; then
 		sleep 2
 		break
 	fi
