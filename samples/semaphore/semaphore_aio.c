@@ -417,8 +417,11 @@ static ssize_t semaio_sync(struct semaio_dev *dev, struct kiocb *iocb,
 		if (copy_to_iter(buf, len, iter) != len)
 			ret = -EFAULT;
 	}
-	/* The service: a stalled device holds the slot until released. */
-	wait_event(dev->stall_wait, !READ_ONCE(dev->stalled));
+	/*
+	 * The service: a stalled device holds the slot until released (a
+	 * fatal signal ends the wait for this task, which then finishes).
+	 */
+	wait_event_killable(dev->stall_wait, !READ_ONCE(dev->stalled));
 	fsleep(service_us);
 
 	spin_lock_irqsave(&dev->lock, flags);

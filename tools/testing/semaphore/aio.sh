@@ -122,7 +122,14 @@ while read -r line; do
 		record PASS "aio/$arch/$name"
 	fi
 done < "$dir/tap"
-[ "$cases" -gt 0 ] || record FAIL "aio/$arch/selftest" "no TAP result on the console ($log)"
+# The plan ("1..N") against the results seen: a hang or a line cut by
+# kernel messages on the console must not go unnoticed.
+plan=$(tr -d '\r' < "$log" | sed -n 's/^\(\[[ 0-9.]*\] \)\{0,1\}1\.\.\([0-9][0-9]*\)$/\2/p' | head -1)
+if [ "$cases" -eq 0 ] || [ "$cases" != "${plan:-}" ]; then
+	record FAIL "aio/$arch/selftest" "$cases results for a plan of ${plan:-?} cases ($log)"
+else
+	record PASS "aio/$arch/selftest" "$cases of $plan cases reported"
+fi
 
 # Every report on the console fails, ours or not.
 if out=$(python3 "$HERE/torture_reports.py" "$log"); then
