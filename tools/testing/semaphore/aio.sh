@@ -22,16 +22,7 @@ set -uo pipefail
 arch=${1:-x86_64}
 debug=${AIO_DEBUG:-lockdep kasan}
 limit=${AIO_TIMEOUT:-1200}
-case "$arch" in
-x86_64)
-	qemu="qemu-system-x86_64"; image=arch/x86/boot/bzImage
-	console=ttyS0; qemu_args=() ;;
-arm64)
-	qemu="qemu-system-aarch64"; image=arch/arm64/boot/Image.gz
-	console=ttyAMA0; qemu_args=(-machine virt -cpu "max,pauth-impdef=on") ;;
-*) die "unknown AIO architecture '$arch' (x86_64 or arm64)" ;;
-esac
-arch_row "$arch"
+arch_setup "$arch"
 libc=libc6-dev
 [ -n "$arch_cross" ] && libc=libc6-dev-arm64-cross
 # shellcheck disable=SC2086
@@ -89,22 +80,7 @@ say "aio: booting $arch under QEMU (console in $log)"
 	-kernel "$dir/$image" -initrd "$dir/initramfs.cpio" \
 	-append "console=$console rdinit=/init panic=-1" \
 	-no-reboot -nographic -serial stdio </dev/null > "$log" 2>&1 &
-pid=$!
-waited=0
-while kill -0 "$pid" 2>/dev/null; do
-	if grep -qE 'reboot: (Power down|System halted)|System halted|Kernel panic' "$log"; then
-		sleep 2
-		break
-	fi
-	if [ "$waited" -ge "$limit" ]; then
-		echo "aio.sh: no power-off after $limit s, stopped QEMU" >> "$log"
-		break
-	fi
-	sleep 5
-	waited=$((waited + 5))
-done
-kill "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
+qemu_wait $! "$log" "$limit" aio.sh
 
 # The TAP lines of the harness, and its messages (figures).
 tr -d '\r' < "$log" | sed -n 's/^\(\[[ 0-9.]*\] \)\{0,1\}\(\(not \)\{0,1\}ok [0-9][0-9]* .*\)$/\2/p' > "$dir/tap"

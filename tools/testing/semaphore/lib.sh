@@ -79,3 +79,41 @@ tree_dir() {
 	*) die "TREE must be patched, pristine or mutant, not '$1'" ;;
 	esac
 }
+
+# qemu_wait PID LOG LIMIT WHO: wait until the QEMU of PID, whose console
+# is LOG, has powered off, halted or panicked, at most LIMIT seconds (then
+# "WHO: no power-off after LIMIT s, stopped QEMU" goes to LOG), and stop it.
+qemu_wait() {
+	local pid=$1 log=$2 limit=$3 who=$4 waited=0
+	while kill -0 "$pid" 2>/dev/null; do
+		if grep -qE 'reboot: (Power down|System halted)|System halted|Kernel panic' "$log"; then
+			sleep 2
+			break
+		fi
+		if [ "$waited" -ge "$limit" ]; then
+			echo "$who: no power-off after $limit s, stopped QEMU" >> "$log"
+			break
+		fi
+		sleep 5
+		waited=$((waited + 5))
+	done
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+# Per architecture: the arches.txt row (arch_cross, arch_pkgs), and
+# QEMU, kernel image, console and QEMU arguments as kunit.py's
+# qemu_configs have them.
+arch_setup() {
+	case "$1" in
+	x86_64)
+		qemu="qemu-system-x86_64"; image=arch/x86/boot/bzImage
+		console=ttyS0; qemu_args=() ;;
+	arm64)
+		qemu="qemu-system-aarch64"; image=arch/arm64/boot/Image.gz
+		console=ttyAMA0; qemu_args=(-machine virt -cpu "max,pauth-impdef=on") ;;
+	*) die "unknown QEMU architecture '$1' here (x86_64 or arm64)" ;;
+	esac
+	arch_row "$1"
+}

@@ -50,22 +50,6 @@ table="$BUILD/logs/torture.rows"
 foreign_tsv="$BUILD/logs/torture-foreign.tsv"
 : > "$table"
 
-# Per architecture: the arches.txt row (arch_cross, arch_pkgs), and
-# QEMU, kernel image, console and QEMU arguments as kunit.py's
-# qemu_configs have them.
-arch_setup() {
-	case "$1" in
-	x86_64)
-		qemu="qemu-system-x86_64"; image=arch/x86/boot/bzImage
-		console=ttyS0; qemu_args=() ;;
-	arm64)
-		qemu="qemu-system-aarch64"; image=arch/arm64/boot/Image.gz
-		console=ttyAMA0; qemu_args=(-machine virt -cpu "max,pauth-impdef=on") ;;
-	*) die "unknown torture architecture '$1' (x86_64 or arm64)" ;;
-	esac
-	arch_row "$1"
-}
-
 # build_kernel ARCH CONFIG DIR: the torture kernel of one row, in DIR.
 # The initramfs is remade only when init.c changed, so that an unchanged
 # tree does not relink the kernel.
@@ -94,7 +78,7 @@ file /init $dir/initramfs/init 0755 0 0"
 # once the kernel powers off, or after the run's time and a margin for the
 # boot.
 boot() {
-	local dir=$1 type=$2 log=$3 cmdline pid waited=0 limit
+	local dir=$1 type=$2 log=$3 cmdline limit
 	cmdline="console=$console rdinit=/init panic=-1"
 	cmdline+=" locktorture.torture_type=$type locktorture.shutdown_secs=$secs"
 	cmdline+=" locktorture.stat_interval=$(( secs < 60 ? 10 : 60 ))"
@@ -105,21 +89,7 @@ boot() {
 	"$qemu" -nodefaults -m 1024 -smp 2 "${qemu_args[@]}" \
 		-kernel "$dir/$image" -append "$cmdline" \
 		-no-reboot -nographic -serial stdio </dev/null > "$log" 2>&1 &
-	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
-		if grep -qE 'reboot: (Power down|System halted)|Kernel panic' "$log"; then
-			sleep 2
-			break
-		fi
-		if [ "$waited" -ge "$limit" ]; then
-			echo "torture.sh: no power-off after $limit s, stopped QEMU" >> "$log"
-			break
-		fi
-		sleep 5
-		waited=$((waited + 5))
-	done
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	qemu_wait $! "$log" "$limit" torture.sh
 	return 0
 }
 

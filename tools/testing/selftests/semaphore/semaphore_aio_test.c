@@ -131,6 +131,34 @@ static int wait_in_service(int fd, unsigned int n, struct semaio_stats *st)
 	return -ETIMEDOUT;
 }
 
+/* The time each submission call took: mean and maximum. */
+struct timing {
+	double sum, max;
+	int n;
+};
+
+static void timing_add(struct timing *tm, double start)
+{
+	double t = now_us() - start;
+
+	tm->sum += t;
+	tm->n++;
+	if (t > tm->max)
+		tm->max = t;
+}
+
+/* After 64 submissions behind two held slots: nothing served, none slept. */
+static void expect_all_waiting(struct __test_metadata *_metadata, int fd,
+			       struct semaio_stats *st)
+{
+	ASSERT_EQ(0, wait_in_service(fd, SLOTS, st));
+	EXPECT_EQ(0, st->served);
+	EXPECT_EQ(NREQ - SLOTS, st->queued);
+	EXPECT_EQ(NREQ, st->submitted);
+	EXPECT_EQ(0, st->free);
+	EXPECT_EQ(0, st->sync_waiting_peak);
+}
+
 /* Threads of this process (io_uring's io-wq workers would be some). */
 static int count_threads(void)
 {
@@ -349,7 +377,8 @@ TEST_F_TIMEOUT(semaio, aio_submit_no_wait, 300)
 	struct io_event ev[NREQ];
 	struct semaio_order order;
 	struct semaio_stats st;
-	double t, sum = 0, max = 0;
+	struct timing tm = { 0 };
+	double t;
 	struct iocb *cbp;
 	int i;
 
@@ -362,20 +391,12 @@ TEST_F_TIMEOUT(semaio, aio_submit_no_wait, 300)
 		t = now_us();
 		ASSERT_EQ(1, io_submit(self->ctx, 1, &cbp))
 			TH_LOG("request %d: %s", i, strerror(errno));
-		t = now_us() - t;
-		sum += t;
-		if (t > max)
-			max = t;
+		timing_add(&tm, t);
 	}
-	ASSERT_EQ(0, wait_in_service(self->fd, SLOTS, &st));
 	/* All 64 submitted; none served yet: the slots are held. */
-	EXPECT_EQ(0, st.served);
-	EXPECT_EQ(NREQ - SLOTS, st.queued);
-	EXPECT_EQ(0, st.free);
-	EXPECT_EQ(0, st.sync_waiting_peak);
-	EXPECT_EQ(NREQ, st.submitted);
+	expect_all_waiting(_metadata, self->fd, &st);
 	ksft_print_msg("aio: io_submit(): mean %.0f us, max %.0f us (service 2000 us)\n",
-		       sum / NREQ, max);
+		       tm.sum / tm.n, tm.max);
 	ksft_print_msg("aio: then %u queued, %u in service, %llu served, %u tasks asleep\n",
 		       st.queued, st.in_service, (unsigned long long)st.served,
 		       st.sync_waiting_peak);
@@ -406,7 +427,8 @@ TEST_F_TIMEOUT(semaio, uring_submit_no_wait, 300)
 	struct io_uring_cqe cqes[NREQ];
 	struct semaio_order order;
 	struct semaio_stats st;
-	double t, sum = 0, max = 0;
+	struct timing tm = { 0 };
+	double t;
 	bool seen[NREQ] = { 0 };
 	struct uring r = { .fd = -1 };
 	int i;
@@ -419,21 +441,13 @@ TEST_F_TIMEOUT(semaio, uring_submit_no_wait, 300)
 		t = now_us();
 		ASSERT_EQ(1, uring_submit(&r, IORING_OP_WRITE, self->fd, buf[i],
 					  i + 1, i, i));
-		t = now_us() - t;
-		sum += t;
-		if (t > max)
-			max = t;
+		timing_add(&tm, t);
 	}
-	ASSERT_EQ(0, wait_in_service(self->fd, SLOTS, &st));
-	EXPECT_EQ(0, st.served);
-	EXPECT_EQ(NREQ - SLOTS, st.queued);
-	EXPECT_EQ(NREQ, st.submitted);
-	EXPECT_EQ(0, st.free);
-	EXPECT_EQ(0, st.sync_waiting_peak);
+	expect_all_waiting(_metadata, self->fd, &st);
 	/* Issued inline by this task: no io-wq worker was needed. */
 	EXPECT_EQ(1, count_threads());
 	ksft_print_msg("io_uring: io_uring_enter(): mean %.0f us, max %.0f us (service 2000 us)\n",
-		       sum / NREQ, max);
+		       tm.sum / tm.n, tm.max);
 	ksft_print_msg("io_uring: after the last: %u queued, %u in service, %llu served\n",
 		       st.queued, st.in_service, (unsigned long long)st.served);
 
@@ -665,6 +679,27 @@ TEST_F_TIMEOUT(semaio, aio_cancel_loop, 600)
 }
 
 /*
+ * Stall the device and submit 34 writes of 16 bytes (tags 0-33) in one
+ * io_submit(): two take the slots and stay in service, 32 queue.
+ */
+static void queue_behind_stall(struct __test_metadata *_metadata,
+			       struct _test_data_semaio *self,
+			       struct iocb cbs[34], char buf[34][16],
+			       struct semaio_stats *st)
+{
+	struct iocb *cbp[34];
+	int i;
+
+	ASSERT_EQ(0, set_stall(self->fd, 1));
+	for (i = 0; i < 34; i++) {
+		prep_iocb(&cbs[i], self->fd, IOCB_CMD_PWRITE, buf[i], 16, i, i);
+		cbp[i] = &cbs[i];
+	}
+	ASSERT_EQ(34, io_submit(self->ctx, 34, cbp));
+	ASSERT_EQ(0, wait_in_service(self->fd, SLOTS, st));
+}
+
+/*
  * Removal with 32 requests queued behind two in service: sem_shutdown()
  * fails the 32 (-ENODEV, no slot held), the two finish, later requests
  * get -ENODEV, and the module then unloads (checked by the teardown).
@@ -672,20 +707,14 @@ TEST_F_TIMEOUT(semaio, aio_cancel_loop, 600)
 TEST_F_TIMEOUT(semaio, remove_with_queued, 300)
 {
 	static char buf[34][16];
-	struct iocb cbs[34], *cbp[34], cb, *one = &cb;
+	struct iocb cbs[34], cb, *one = &cb;
 	struct io_event ev[34];
 	struct semaio_stats st;
 	int i, failed = 0, done = 0;
 
 	if (start(_metadata, self, "slots=2 service_us=2000"))
 		return;
-	ASSERT_EQ(0, set_stall(self->fd, 1));
-	for (i = 0; i < 34; i++) {
-		prep_iocb(&cbs[i], self->fd, IOCB_CMD_PWRITE, buf[i], 16, i, i);
-		cbp[i] = &cbs[i];
-	}
-	ASSERT_EQ(34, io_submit(self->ctx, 34, cbp));
-	ASSERT_EQ(0, wait_in_service(self->fd, SLOTS, &st));
+	queue_behind_stall(_metadata, self, cbs, buf, &st);
 	ASSERT_EQ(32, st.queued);
 	ASSERT_EQ(0, ioctl(self->fd, SEMAIO_IOC_REMOVE));
 	ASSERT_EQ(34, io_getevents_all(self->ctx, 34, ev));
@@ -742,22 +771,16 @@ static void *destroy_ctx(void *arg)
 TEST_F_TIMEOUT(semaio, destroy_with_queued, 300)
 {
 	static char buf[34][16];
-	struct iocb cbs[34], *cbp[34];
+	struct iocb cbs[34];
 	struct destroyer d;
 	struct semaio_stats st;
 	pthread_t thread;
 	double end;
-	int i, fd2;
+	int fd2;
 
 	if (start(_metadata, self, "slots=2 service_us=2000"))
 		return;
-	ASSERT_EQ(0, set_stall(self->fd, 1));
-	for (i = 0; i < 34; i++) {
-		prep_iocb(&cbs[i], self->fd, IOCB_CMD_PWRITE, buf[i], 16, i, i);
-		cbp[i] = &cbs[i];
-	}
-	ASSERT_EQ(34, io_submit(self->ctx, 34, cbp));
-	ASSERT_EQ(0, wait_in_service(self->fd, SLOTS, &st));
+	queue_behind_stall(_metadata, self, cbs, buf, &st);
 	fd2 = open(DEV_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd2);
 	close(self->fd);
