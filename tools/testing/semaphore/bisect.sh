@@ -27,6 +27,7 @@ for c in $commits; do
 	suites=(semaphore_classic)
 	[ -f "$BISECT/lib/tests/semaphore_async_kunit.c" ] && suites+=(semaphore_async)
 	[ -d "$BISECT/samples/semaphore" ] && suites+=(semaphore_async_sample)
+	[ -f "$BISECT/lib/tests/semaphore_lifetime_kunit.c" ] && suites+=(semaphore_lifetime)
 	log="$BUILD/logs/bisect-$i.log"
 	rm -f "$bdir/kunit.json"
 	(cd "$BISECT" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
