@@ -24,14 +24,16 @@ ignore=MACRO_ARG_REUSE
 # --sections names a section for each) needs no update, and the warning
 # is ignored for it alone.
 covered() {
-	local c=$1 f sections
+	local c=$1 f added parent="$LINUX/.git/MAINTAINERS.parent"
 	git -C "$LINUX" diff --quiet "$c^" "$c" -- MAINTAINERS || return 1
-	for f in $(git -C "$LINUX" diff --name-only --diff-filter=A "$c^" "$c"); do
-		sections=$(cd "$LINUX" && git show "$c^:MAINTAINERS" > .git/MAINTAINERS.parent &&
-			   perl scripts/get_maintainer.pl --nogit --nogit-fallback \
-				--sections --mpath .git/MAINTAINERS.parent -f "$f" 2>/dev/null |
-			   grep -v -e '^THE REST' -e '^[A-Z]:' -e '^\s*$' | head -1)
-		[ -n "$sections" ] || return 1
+	added=$(git -C "$LINUX" diff --name-only --diff-filter=A "$c^" "$c")
+	[ -n "$added" ] || return 1
+	git -C "$LINUX" show "$c^:MAINTAINERS" > "$parent" || return 1
+	for f in $added; do
+		(cd "$LINUX" && perl scripts/get_maintainer.pl --nogit --nogit-fallback \
+			--sections --mpath "$parent" -f "$f" 2>/dev/null) |
+			grep -v -e '^THE REST' -e '^[A-Z]:' -e '^\s*$' | grep -q . ||
+			return 1
 	done
 }
 
