@@ -11,7 +11,11 @@
 #                   pristine and the patched tree, checkpatch per commit
 #   make tree       only prepare build/linux (and build/pristine)
 #   make kunit      ARCH=<arch> (default x86_64) TREE=patched|pristine
-#   make arches     all 11 ports, pristine and patched: build/arches.csv
+#   make arches     all 11 ports, pristine and patched, KUnit and sparse:
+#                   build/arches.csv
+#   make sh-toolchain  a bare sh4 cross compiler from gcc-11-source into
+#                   build/toolchains (Debian's has GCC bug 106609); once,
+#                   about 40 min on two cores; make arches uses it for sh
 #   make bench      benchmark, pristine against patched: build/bench.csv
 #   make checkpatch scripts/checkpatch.pl --strict on every commit
 #   make kerneldoc  scripts/kernel-doc -none -Wall on every changed file
@@ -63,7 +67,7 @@ export RESULTS
 
 .PHONY: all test tree kunit arches bench checkpatch kerneldoc sparse \
 	bisect patches htmldocs mutation cocci objcheck internals torture \
-	aio deps clean reset-results
+	aio sh-toolchain deps clean reset-results
 
 # Prepare build/linux and build/pristine, recording the step as a result.
 RECORD_TREE	= $(T)/record-step.sh tree $(T)/mktree.sh $(BUILD)/linux && \
@@ -80,7 +84,7 @@ test: reset-results deps
 	$(T)/kunit.sh x86_64 patched; \
 	for a in $(TEST_ARCHES); do $(T)/kunit.sh $$a patched; done; \
 	TORTURE_SECS=$(TEST_TORTURE_SECS) $(T)/torture.sh x86_64-lockdep; \
-	$(T)/aio.sh x86_64; \
+	AIO_DEBUG=lockdep $(T)/aio.sh x86_64; \
 	$(T)/checkpatch.sh; \
 	$(T)/kerneldoc.sh; \
 	$(T)/cocci-test.sh; \
@@ -98,6 +102,10 @@ kunit: reset-results tree
 
 arches: reset-results tree
 	@$(T)/arches.sh $(ARCHES); $(T)/summary.sh
+
+# Not part of make test (too long for CI): build it once, by hand.
+sh-toolchain:
+	@$(T)/sh-toolchain.sh
 
 # A benchmark, not a test: no results, no closing line.
 bench: tree

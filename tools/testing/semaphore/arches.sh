@@ -24,24 +24,77 @@ rows="$BUILD/logs/arches.rows"
 mkdir -p "$BUILD/logs"
 : > "$rows"
 
-# True if the sh4 cross compiler drops the compare that sets the T bit
-# before a conditional branch: Debian 12's gcc-12-sh4-linux-gnu
-# (12.2.0-13cross1) compiles "if (!a)" at -O1 and above into a branch on a
-# stale T bit, so the zImage decompressor (and every other function)
-# takes wrong branches and the kernel never boots.  See README, "Ports".
+# sh: Debian 12's sh4-linux-gnu-gcc (12.2.0) has GCC bug 106609 (it drops
+# the compare that sets the T bit before a conditional branch, so the
+# kernel never boots); sh-toolchain.sh builds a sound one from
+# gcc-11-source into build/toolchains, and arch_row (lib.sh) uses it when
+# it is there.  True if the sh cells are about to use the broken one.
 sh_gcc_broken() {
+	local_sh_toolchain && return 1
 	command -v sh4-linux-gnu-gcc >/dev/null || return 1
-	printf 'unsigned long a, b;\nunsigned long f(void)\n{ if (!a) a = b; return a; }\n' |
-		sh4-linux-gnu-gcc -O2 -m4 -ml -x c -S -o - - 2>/dev/null |
-		awk '/^f:/,/rts/' | grep -qE '[[:space:]](tst|cmp)' && return 1
-	return 0
+	! "$HERE/sh-toolchain.sh" --check sh4-linux-gnu-gcc >/dev/null 2>&1
+}
+for arch in "${arches[@]}"; do
+	[ "$arch" = sh ] || continue
+	if local_sh_toolchain; then
+		say "arches: sh cells use $(head -1 "$sh_toolchain/CHECKED")"
+	else
+		say "arches: no checked sh4 compiler in build/toolchains: the sh cells use Debian's, which cannot build a bootable kernel (GCC bug 106609); build one first with: make sh-toolchain (about 40 minutes on two cores)"
+	fi
+done
+
+# The C files of the series, as objects, that sparse checks in each cell's
+# own build directory when that port's KUnit configuration built them
+# (kernel/locking/semaphore.o is the pristine tree's semaphore), and the
+# files whose warnings count: sparse's findings in other files (arch
+# headers) are the port's, not the series'.
+SPARSE_OBJS="kernel/locking/semaphore.o lib/semaphore.o lib/tests/semaphore_kunit.o
+	lib/tests/semaphore_async_kunit.o lib/tests/semaphore_lifetime_kunit.o
+	samples/semaphore/semaphore_async_sample.o samples/semaphore/semaphore_aio.o"
+SPARSE_FILES='(^|/)(kernel/locking/semaphore\.c|lib/semaphore\.c|include/linux/semaphore\.h|lib/tests/semaphore_[a-z_]*\.c|samples/semaphore/[a-z_]*\.[ch]):[0-9]+(:[0-9]+)?: (warning|error):'
+
+# sparse_cell ARCH TREE: make C=2 on those objects in the cell's build
+# directory (incremental: only those objects are checked and recompiled).
+# Prints the number of sparse warnings in the series' files, or "-" when
+# the cell built none of them, or "failed: why".
+sparse_cell() {
+	local arch=$1 tree_kind=$2 tree bdir log o objs=() checked n
+	tree=$(tree_dir "$tree_kind")
+	bdir="$BUILD/$arch"
+	[ "$tree_kind" = pristine ] && bdir="$BUILD/pristine-$arch"
+	for o in $SPARSE_OBJS; do
+		[ -f "$tree/${o%.o}.c" ] && [ -f "$bdir/$o" ] && objs+=("$o")
+	done
+	if [ ${#objs[@]} -eq 0 ]; then
+		echo "-"
+		return
+	fi
+	command -v sparse >/dev/null || need_pkgs sparse >&2
+	log="$BUILD/logs/sparse-$tree_kind-$arch.log"
+	arch_row "$arch"
+	if ! make -C "$tree" O="$bdir" ARCH="$arch" ${arch_cross:+CROSS_COMPILE="$arch_cross"} \
+		-j"$(nproc)" C=2 "${objs[@]}" > "$log" 2>&1; then
+		echo "failed: make C=2, see ${log#"$REPO"/}"
+		return
+	fi
+	checked=0
+	for o in "${objs[@]}"; do
+		grep -qE "^  CHECK .*/${o%.o}\.c\$" "$log" && checked=$((checked + 1))
+	done
+	if [ "$checked" -ne ${#objs[@]} ]; then
+		echo "failed: sparse checked $checked of ${#objs[@]} files, see ${log#"$REPO"/}"
+		return
+	fi
+	# The same warning in a header counts once, however many files include it.
+	n=$(grep -E "$SPARSE_FILES" "$log" | sort -u | wc -l)
+	echo "$n"
 }
 
 # cell ARCH TREE: run one cell, append one row to $rows:
-# arch tree build_s boot passed failed skipped note (note last: it may be
-# empty, and read splits on runs of tabs)
+# arch tree build_s boot passed failed skipped sparse compiler note (note
+# last: it may be empty, and read splits on runs of tabs)
 cell() {
-	local arch=$1 tree=$2 log before label pass fail skip build boot note
+	local arch=$1 tree=$2 log before label pass fail skip build boot sp compiler note=
 	log="$BUILD/logs/kunit-$tree-$arch.log"
 	label="kunit/$tree-$arch/"
 	before=0
@@ -70,11 +123,20 @@ cell() {
 	elif [ "$boot" = "no KTAP output" ]; then
 		note=$(grep -m1 -E 'timed out|Could not find' "$log" | cut -c1-60)
 		if [ "$arch" = sh ] && sh_gcc_broken; then
-			note="sh4-linux-gnu-gcc drops T-bit compares (gcc bug)"
+			note="sh4-linux-gnu-gcc drops T-bit compares (GCC bug 106609; make sh-toolchain)"
 		fi
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$arch" "$tree" "${build:--}" \
-		"$boot" "$pass" "$fail" "$skip" "${note:-}" >> "$rows"
+	sp=-
+	[ "$boot" != "build failed" ] && sp=$(sparse_cell "$arch" "$tree")
+	arch_row "$arch"
+	compiler="gcc $("${arch_cross}gcc" -dumpfullversion 2>/dev/null)"
+	[ "$compiler" = "gcc " ] && compiler=-
+	[ -n "$arch_toolchain" ] && compiler+=" ($arch_toolchain)"
+	if [ "$arch" = sh ] && [ -z "$note" ]; then
+		note="compiler: $compiler"
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$arch" "$tree" "${build:--}" \
+		"$boot" "$pass" "$fail" "$skip" "$sp" "$compiler" "${note:-}" >> "$rows"
 }
 
 start=$(date +%s)
@@ -88,30 +150,65 @@ for arch in "${arches[@]}"; do
 	done
 done
 
-{
-	echo "arch,tree,build_s,boot,passed,failed,skipped,note"
-	awk -F'\t' -v OFS=, '{gsub(/,/, ";", $8); print $1, $2, $3, $4, $5, $6, $7, $8}' "$rows"
-} > "$csv"
+# sparse: a patched cell fails when it has more warnings in the series'
+# files than the pristine cell of the same port (run in this same run).
+sparse_verdict() {
+	local arch=$1 tree=$2 sp=$3 psp
+	case "$sp" in
+	failed*) echo "sparse $sp"; return 1 ;;
+	esac
+	[ "$tree" = patched ] || return 0
+	psp=$(awk -F'\t' -v a="$arch" '$1 == a && $2 == "pristine" {print $8}' "$rows")
+	if [ -z "$psp" ]; then
+		echo "sparse not compared: no pristine cell in this run"
+		return 0
+	fi
+	[ "$psp" = - ] && psp=0
+	[ "$sp" = - ] && return 0
+	case "$psp" in
+	failed*) echo "sparse: pristine cell failed"; return 1 ;;
+	esac
+	if [ "$sp" -gt "$psp" ]; then
+		echo "sparse: $sp warnings, pristine $psp"
+		return 1
+	fi
+	return 0
+}
 
 echo
-echo "Ports: one row per architecture (build time in seconds; boot; KUnit cases passed/failed, +skipped)"
-printf '%-8s | %-26s | %-26s\n' arch pristine patched
-printf '%-8s-+-%-26s-+-%-26s\n' -------- -------------------------- --------------------------
+echo "Ports: one row per architecture (build time in seconds; boot; KUnit cases passed/failed,"
+echo "+skipped; sp: sparse warnings in the series' files)"
+printf '%-8s | %-33s | %-33s\n' arch pristine patched
+printf '%-8s-+-%-33s-+-%-33s\n' -------- --------------------------------- ---------------------------------
 bad=0
+verdicts="$BUILD/logs/arches.verdicts"
+: > "$verdicts"
 for arch in "${arches[@]}"; do
 	line=$(printf '%-8s' "$arch")
 	for tree in pristine patched; do
 		row=$(awk -F'\t' -v a="$arch" -v t="$tree" '$1 == a && $2 == t' "$rows")
 		if [ -z "$row" ]; then
-			line+=$(printf ' | %-26s' "not run")
+			line+=$(printf ' | %-33s' "not run")
 			continue
 		fi
-		IFS=$'\t' read -r _ _ b boot p f sk note <<<"$row"
-		[ "$boot" = booted ] && [ "$f" -eq 0 ] || bad=1
-		line+=$(printf ' | %5ss %-9s %3s/%-3s +%s' "$b" "${boot:0:9}" "$p" "$f" "${sk:-0}")
+		IFS=$'\t' read -r _ _ b boot p f sk sp _ note <<<"$row"
+		ok=1
+		[ "$boot" = booted ] && [ "$f" -eq 0 ] || ok=0
+		if v=$(sparse_verdict "$arch" "$tree" "$sp"); then :; else ok=0; fi
+		[ -n "$v" ] && note="${note:+$note; }$v"
+		[ $ok -eq 1 ] || bad=1
+		printf '%s\t%s\t%s\t%s\n' "$arch" "$tree" "$ok" "$note" >> "$verdicts"
+		line+=$(printf ' | %5ss %-9s %3s/%-3s +%s sp %-3s' "$b" "${boot:0:9}" "$p" "$f" "${sk:-0}" "${sp:0:3}")
 		[ -n "$note" ] && line+=" ($note)"
 	done
 	echo "$line"
 done
+
+{
+	echo "arch,tree,build_s,boot,passed,failed,skipped,sparse,compiler,pass,note"
+	awk -F'\t' -v OFS=, 'NR == FNR {ok[$1 "/" $2] = $3; nt[$1 "/" $2] = $4; next}
+		{gsub(/,/, ";", $9); n = nt[$1 "/" $2]; gsub(/,/, ";", n)
+		 print $1, $2, $3, $4, $5, $6, $7, $8, $9, ok[$1 "/" $2], n}' "$verdicts" "$rows"
+} > "$csv"
 echo "Table written to $csv; $(( ($(date +%s) - start) / 60 )) min in all."
 exit $bad

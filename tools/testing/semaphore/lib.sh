@@ -68,6 +68,24 @@ arch_row() {
 	arch_cross=${cross#-}
 	arch_pkgs="$gccpkg ${qemupkgs//,/ }"
 	arch_smp=${smp#-}
+	arch_toolchain=
+	if [ "$1" = sh ] && local_sh_toolchain; then
+		arch_cross="$sh_toolchain/bin/sh4-linux-gnu-"
+		arch_pkgs="binutils-sh4-linux-gnu ${qemupkgs//,/ }"
+		arch_toolchain=${sh_toolchain#"$REPO"/}
+	fi
+}
+
+# local_sh_toolchain: true if sh-toolchain.sh has built and checked an sh4
+# compiler in build/toolchains (Debian 12's own has GCC bug 106609); its
+# directory (the newest GCC if several) is then in sh_toolchain.
+local_sh_toolchain() {
+	local d
+	sh_toolchain=
+	for d in $(ls -d "$BUILD"/toolchains/gcc-*-sh4 2>/dev/null | sort -V); do
+		[ -f "$d/CHECKED" ] && [ -x "$d/bin/sh4-linux-gnu-gcc" ] && sh_toolchain=$d
+	done
+	[ -n "$sh_toolchain" ]
 }
 
 # The tree for TREE=patched|pristine.

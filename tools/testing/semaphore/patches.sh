@@ -120,7 +120,8 @@ body=$(mktemp)
 {
 	sed -n '/^---8<---$/,$p' "$HERE/cover-letter.txt" | sed '1d'
 	echo
-	echo "Ports (make arches: build seconds, boot, KUnit cases passed/failed):"
+	echo "Ports (make arches: build seconds, boot, KUnit cases passed/failed/skipped,"
+	echo "sparse warnings in the series' files, compiler, pass):"
 	echo
 	table arches "make arches"
 	echo
