@@ -15,7 +15,7 @@
 #                   build/arches.csv
 #   make sh-toolchain  a bare sh4 cross compiler from gcc-11-source into
 #                   build/toolchains (Debian's has GCC bug 106609); once,
-#                   about 40 min on two cores; make arches uses it for sh
+#                   about 15 min on two cores; make arches uses it for sh
 #   make bench      benchmark, pristine against patched: build/bench.csv
 #   make checkpatch scripts/checkpatch.pl --strict on every commit
 #   make kerneldoc  scripts/kernel-doc -none -Wall on every changed file

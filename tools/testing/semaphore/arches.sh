@@ -39,7 +39,7 @@ for arch in "${arches[@]}"; do
 	if local_sh_toolchain; then
 		say "arches: sh cells use $(head -1 "$sh_toolchain/CHECKED")"
 	else
-		say "arches: no checked sh4 compiler in build/toolchains: the sh cells use Debian's, which cannot build a bootable kernel (GCC bug 106609); build one first with: make sh-toolchain (about 40 minutes on two cores)"
+		say "arches: no checked sh4 compiler in build/toolchains: the sh cells use Debian's, which cannot build a bootable kernel (GCC bug 106609); build one first with: make sh-toolchain (about 15 minutes on two cores)"
 	fi
 done
 
@@ -73,7 +73,7 @@ sparse_cell() {
 	log="$BUILD/logs/sparse-$tree_kind-$arch.log"
 	arch_row "$arch"
 	if ! make -C "$tree" O="$bdir" ARCH="$arch" ${arch_cross:+CROSS_COMPILE="$arch_cross"} \
-		-j"$(nproc)" C=2 "${objs[@]}" > "$log" 2>&1; then
+		-j"$(nproc)" C=2 CHECK="$HERE/sparse-wrap.sh" "${objs[@]}" > "$log" 2>&1; then
 		echo "failed: make C=2, see ${log#"$REPO"/}"
 		return
 	fi
@@ -198,6 +198,12 @@ for arch in "${arches[@]}"; do
 		[ -n "$v" ] && note="${note:+$note; }$v"
 		[ $ok -eq 1 ] || bad=1
 		printf '%s\t%s\t%s\t%s\n' "$arch" "$tree" "$ok" "$note" >> "$verdicts"
+		# The KUnit cases are results already (kunit.sh); sparse too.
+		if v=$(sparse_verdict "$arch" "$tree" "$sp"); then
+			record PASS "arches/sparse/$tree-$arch" "$sp warnings in the series' files${v:+; $v}"
+		else
+			record FAIL "arches/sparse/$tree-$arch" "$v"
+		fi
 		line+=$(printf ' | %5ss %-9s %3s/%-3s +%s sp %-3s' "$b" "${boot:0:9}" "$p" "$f" "${sk:-0}" "${sp:0:3}")
 		[ -n "$note" ] && line+=" ($note)"
 	done

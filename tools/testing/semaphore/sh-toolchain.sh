@@ -22,7 +22,7 @@
 # with Debian's sh4 defaults (--with-cpu=sh4, multilibs m4 and m4-nofpu).  Debian's own patches are not applied: they concern the
 # Debian native and multiarch builds, not a bare cross compiler.
 #
-# Takes about 40 minutes on two cores (README "Ports"); never run it
+# Takes about 15 minutes on two cores (README "Ports"); never run it
 # while a kernel builds.  Log: build/logs/sh-toolchain-gcc-N.log.
 
 . "$(dirname "$0")/lib.sh"
