@@ -54,7 +54,8 @@ SPARSE_OBJS="kernel/locking/semaphore.o lib/semaphore.o lib/tests/semaphore_kuni
 SPARSE_FILES='(^|/)(kernel/locking/semaphore\.c|lib/semaphore\.c|include/linux/semaphore\.h|lib/tests/semaphore_[a-z_]*\.c|samples/semaphore/[a-z_]*\.[ch]):[0-9]+(:[0-9]+)?: (warning|error):'
 
 # sparse_cell ARCH TREE: make C=2 on those objects in the cell's build
-# directory (incremental: only those objects are checked and recompiled).
+# directory (incremental: only those objects are checked and recompiled),
+# with the compiler of the caller's arch_row.
 # Prints the number of sparse warnings in the series' files, or "-" when
 # the cell built none of them, or "failed: why".
 sparse_cell() {
@@ -71,7 +72,6 @@ sparse_cell() {
 	fi
 	command -v sparse >/dev/null || need_pkgs sparse >&2
 	log="$BUILD/logs/sparse-$tree_kind-$arch.log"
-	arch_row "$arch"
 	if ! make -C "$tree" O="$bdir" ARCH="$arch" ${arch_cross:+CROSS_COMPILE="$arch_cross"} \
 		-j"$(nproc)" C=2 CHECK="$HERE/sparse-wrap.sh" "${objs[@]}" > "$log" 2>&1; then
 		echo "failed: make C=2, see ${log#"$REPO"/}"
@@ -126,9 +126,9 @@ cell() {
 			note="sh4-linux-gnu-gcc drops T-bit compares (GCC bug 106609; make sh-toolchain)"
 		fi
 	fi
+	arch_row "$arch"
 	sp=-
 	[ "$boot" != "build failed" ] && sp=$(sparse_cell "$arch" "$tree")
-	arch_row "$arch"
 	compiler="gcc $("${arch_cross}gcc" -dumpfullversion 2>/dev/null)"
 	[ "$compiler" = "gcc " ] && compiler=-
 	[ -n "$arch_toolchain" ] && compiler+=" ($arch_toolchain)"
@@ -194,16 +194,16 @@ for arch in "${arches[@]}"; do
 		IFS=$'\t' read -r _ _ b boot p f sk sp _ note <<<"$row"
 		ok=1
 		[ "$boot" = booted ] && [ "$f" -eq 0 ] || ok=0
-		if v=$(sparse_verdict "$arch" "$tree" "$sp"); then :; else ok=0; fi
-		[ -n "$v" ] && note="${note:+$note; }$v"
-		[ $ok -eq 1 ] || bad=1
-		printf '%s\t%s\t%s\t%s\n' "$arch" "$tree" "$ok" "$note" >> "$verdicts"
 		# The KUnit cases are results already (kunit.sh); sparse too.
 		if v=$(sparse_verdict "$arch" "$tree" "$sp"); then
 			record PASS "arches/sparse/$tree-$arch" "$sp warnings in the series' files${v:+; $v}"
 		else
+			ok=0
 			record FAIL "arches/sparse/$tree-$arch" "$v"
 		fi
+		[ -n "$v" ] && note="${note:+$note; }$v"
+		[ $ok -eq 1 ] || bad=1
+		printf '%s\t%s\t%s\t%s\n' "$arch" "$tree" "$ok" "$note" >> "$verdicts"
 		line+=$(printf ' | %5ss %-9s %3s/%-3s +%s sp %-3s' "$b" "${boot:0:9}" "$p" "$f" "${sk:-0}" "${sp:0:3}")
 		[ -n "$note" ] && line+=" ($note)"
 	done

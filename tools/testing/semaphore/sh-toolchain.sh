@@ -19,8 +19,9 @@
 # The source is the upstream tarball that the Debian package ships
 # (/usr/src/gcc-N/gcc-*.tar.*), configured as the kernel.org crosstool
 # compilers are (C only, --without-headers, no shared libgcc, no threads)
-# with Debian's sh4 defaults (--with-cpu=sh4, multilibs m4 and m4-nofpu).  Debian's own patches are not applied: they concern the
-# Debian native and multiarch builds, not a bare cross compiler.
+# with Debian's sh4 defaults (--with-cpu=sh4, multilibs m4 and m4-nofpu).
+# Debian's own patches are not applied: they concern the Debian native
+# and multiarch builds, not a bare cross compiler.
 #
 # Takes about 15 minutes on two cores (README "Ports"); never run it
 # while a kernel builds.  Log: build/logs/sh-toolchain-gcc-N.log.
