@@ -1027,9 +1027,15 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
  * when the function has returned (sem_async_end()).
  */
 
-/* Called with the bucket's lock held; @req's record is in the bucket. */
+/*
+ * Called with the bucket's lock held; @req's record is in the bucket.
+ * Replace it with @run, on the caller's stack, and move @req to @state:
+ * DONE when its work function is about to run, IDLE when
+ * sem_async_cancel_sync() took the work off and is about to give the unit
+ * back.  Either way the request stays in flight until sem_async_end().
+ */
 static void sem_async_start(struct sem_async *req,
-			    struct sem_async_inflight *run)
+			    struct sem_async_inflight *run, unsigned int state)
 {
 	run->sem = req->inflight.sem;
 	run->req = req;
@@ -1037,10 +1043,10 @@ static void sem_async_start(struct sem_async *req,
 	hlist_del_init(&req->inflight.node);
 	hlist_add_head(&run->node, &sem_inflight_bucket(run->sem)->head);
 	/*
-	 * Release: a down_async() that sees DONE (under another semaphore's
-	 * lock, not this bucket's) also sees the record unlinked.
+	 * Release: a down_async() that sees DONE or IDLE (under another
+	 * semaphore's lock, not this bucket's) also sees the record unlinked.
 	 */
-	smp_store_release(&req->waiter.state, SEM_WAITER_DONE);
+	smp_store_release(&req->waiter.state, state);
 }
 
 /* A record went away: wake sem_async_drain(). */
@@ -1137,7 +1143,7 @@ static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
 	struct sem_async_inflight *r, run;
 	unsigned long flags;
 	bool busy, self = false, taken = false;
-	int gen, i;
+	int gen, i, status = 0;
 
 	for (;;) {
 		struct sem_async *take = NULL;
@@ -1162,28 +1168,27 @@ static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
 				}
 				busy = true;
 			}
-			if (take && sem) {
-				/* Run it here, as the work item would. */
-				sem_async_start(take, &run);
-			} else if (take) {
-				hlist_del_init(&take->inflight.node);
-				/* Release: as in sem_async_start(). */
-				smp_store_release(&take->waiter.state,
-						  SEM_WAITER_IDLE);
+			if (take) {
+				/*
+				 * Run it here, as the work item would; or give
+				 * its unit back.  In flight until that is done,
+				 * so that a concurrent sem_shutdown() or cancel
+				 * does not return (and free) before our up().
+				 */
+				status = READ_ONCE(take->status);
+				sem_async_start(take, &run, sem ?
+						SEM_WAITER_DONE : SEM_WAITER_IDLE);
 			}
 			raw_spin_unlock_irqrestore(&b->lock, flags);
 			if (sem)
 				break;
 		}
-		if (take && sem) {
-			take->func(&take->work);
-			sem_async_end(&run);
-			continue;
-		}
 		if (take) {
-			if (!READ_ONCE(take->status))
-				up(take->inflight.sem);
-			sem_async_gone();
+			if (sem)
+				take->func(&take->work);
+			else if (!status)
+				up(run.sem);
+			sem_async_end(&run);
 			taken = true;
 			continue;
 		}
@@ -1261,7 +1266,7 @@ static void sem_async_workfn(struct work_struct *work)
 			  req);
 		return;
 	}
-	sem_async_start(req, &run);
+	sem_async_start(req, &run, SEM_WAITER_DONE);
 	raw_spin_unlock_irqrestore(&b->lock, flags);
 
 	req->func(work);
@@ -1430,6 +1435,11 @@ EXPORT_SYMBOL(sem_async_cancel);
  * cancelled the same way.  Meanwhile down_async() refuses @req with
  * -ECANCELED, so a work function that submits it again does not keep it
  * alive.
+ *
+ * Calls for the same request may run concurrently: one of them removes
+ * it or takes its work off; the others wait until that one has given the
+ * unit back, and report what they found (-ENOENT if nothing was left to
+ * cancel).  The owner may free @req only once every call has returned.
  *
  * Context: Process context; sleeps.  Must not be called from @req's own
  * work function (that run is not waited for, with a warning), nor with a

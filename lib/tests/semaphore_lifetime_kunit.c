@@ -632,6 +632,90 @@ static void sem_life_test_cancel_sync_running(struct kunit *test)
 }
 
 /*
+ * Lifetimes, "concurrent cancels": a granted request whose work has not
+ * started (its ordered workqueue is busy) is cancelled by a thread on
+ * another CPU, which takes the work off and gives the unit back with up().
+ * That up() grants an entry whose grant function takes 500 ms, in the
+ * thread's context.  A second sem_async_cancel_sync() of the request,
+ * made here meanwhile, must not return before the first one's up() has
+ * returned: until then the request is still in the semaphore's hands, and
+ * an owner that freed it (or the semaphore) after the second call would
+ * free it under the first.
+ */
+static void sem_life_test_cancel_sync_concurrent(struct kunit *test)
+{
+	struct sem_life_sync_caller *c;
+	struct sem_life_blocker *blk;
+	struct workqueue_struct *wq;
+	struct sem_life_entry *e;
+	struct task_struct *task;
+	struct sem_life_req *r;
+	struct semaphore *sem;
+	unsigned long end;
+	unsigned int cpu;
+	int ret, finished;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+
+	wq = alloc_ordered_workqueue("sem_life_ordered", 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	blk = sem_life_block(test, wq);
+	sem = sem_life_sem_alloc(test, 1);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	r = sem_life_req_alloc(test, sem, wq);
+	KUNIT_EXPECT_EQ(test, down_async(sem, &r->req, wq), 0);
+	KUNIT_EXPECT_TRUE(test, work_pending(&r->req.work));
+	sem_life_entry_init(e, sem);
+	e->delay_ms = 500;
+	KUNIT_EXPECT_EQ(test, down_entry(sem, &e->waiter), -EINPROGRESS);
+
+	c->sem = sem;
+	c->req = r;
+	c->ret = 1;
+	init_completion(&c->done);
+	cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	task = kthread_create(sem_life_sync_caller_fn, c, "sem_life_cancel");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	kthread_bind(task, cpumask_any_but(cpu_online_mask, cpu));
+	wake_up_process(task);
+	end = jiffies + SEM_TEST_WAIT;
+	while (!atomic_read(&e->started) && time_before(jiffies, end))
+		usleep_range(100, 200);
+	KUNIT_ASSERT_EQ(test, atomic_read(&e->started), 1);
+
+	/* The first call is inside its up(), in the grant function. */
+	ret = sem_async_cancel_sync(sem, &r->req);
+	finished = atomic_read(&e->finished);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	KUNIT_EXPECT_EQ_MSG(test, finished, 1,
+			    "returned while the other cancel was still in up()");
+	KUNIT_EXPECT_EQ(test, ret, -ENOENT);
+	if (!sem_life_wait(&c->done)) {
+		KUNIT_FAIL(test, "the first sem_async_cancel_sync() did not return");
+		return;	/* leak: the thread may still use them */
+	}
+	KUNIT_EXPECT_EQ(test, c->ret, 0);
+	KUNIT_EXPECT_EQ(test, e->status, 0);
+	complete(&blk->release);
+	destroy_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 0);
+	/* The entry holds the unit that the taken-off request gave back. */
+	KUNIT_EXPECT_EQ(test, sem_count(sem), 0U);
+	up(sem);
+	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
+	kfree(r);
+	kfree(e);
+	kfree(c);
+	kfree(blk);
+	kfree(sem);
+}
+
+/*
  * Lifetimes, "free after -EALREADY": the work function submitted its
  * request to another semaphore and still runs.  The sleeping cancel,
  * given the first semaphore, removes it from the other one and waits for
@@ -1050,6 +1134,7 @@ static struct kunit_case sem_lifetime_test_cases[] = {
 	KUNIT_CASE(sem_life_test_cancel_sync_queued),
 	KUNIT_CASE(sem_life_test_cancel_sync_pending),
 	KUNIT_CASE(sem_life_test_cancel_sync_running),
+	KUNIT_CASE(sem_life_test_cancel_sync_concurrent),
 	KUNIT_CASE(sem_life_test_cancel_sync_moved),
 	KUNIT_CASE(sem_life_test_cancel_sync_resubmit),
 	KUNIT_CASE(sem_life_test_resubmit_pending),
