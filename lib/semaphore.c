@@ -20,12 +20,14 @@
  * Some notes on the implementation:
  *
  * ->count is an atomic_t: bits 0-29 are the units that are free, bit 30
- * (SEM_WAITERS) is set while ->wait_list is not empty, bit 31
- * (SEM_SHUTDOWN) is set by sem_shutdown().  Every waiter is a struct
- * sem_waiter on ->wait_list, oldest first.  A sleeping waiter has ->task
- * set, an asynchronous one has ->grant set.
+ * (SEM_WAITERS) is set while anyone waits, bit 31 (SEM_SHUTDOWN) is set
+ * by sem_shutdown().  Every waiter is a struct sem_waiter; the waiters
+ * form a circular list through their ->list members, and
+ * ->first_waiter points at the oldest (there is no list head, which
+ * keeps struct semaphore at 16 bytes on 64-bit).  A sleeping waiter has
+ * ->task set, an asynchronous one has ->grant set.
  *
- * Invariant: if ->wait_list is not empty, no unit is free.  A new request
+ * Invariant: if anyone waits, no unit is free.  A new request
  * queues behind the waiters; up() hands its unit directly to the oldest
  * waiter; nothing can overtake a queued waiter.  Because of the
  * invariant, a waiter that leaves the queue without being granted
@@ -35,8 +37,12 @@
  * The fast path.  While nobody waits, down() and its variants take a unit
  * with one compare-and-exchange on ->count when a unit is free, and up()
  * gives one back with one compare-and-exchange when SEM_WAITERS is clear;
- * neither touches the lock.  Everything else takes the raw spinlock, which
- * protects ->wait_list and every change of SEM_WAITERS.  SEM_WAITERS is
+ * neither touches the lock.  Like mutex_lock(), neither reads ->count
+ * first: the first compare-and-exchange guesses the value of a free
+ * binary semaphore (1 for a down, 0 for an up), and only if the guess is
+ * wrong does the loop look at the value it returned.  Everything else
+ * takes the raw spinlock, which protects the waiters and every change of
+ * SEM_WAITERS.  SEM_WAITERS is
  * set, under the lock, by the compare-and-exchange that finds no free
  * unit, before the waiter is queued; from then on the fast up() fails and
  * takes the lock, so a unit released while anyone waits always goes
@@ -161,7 +167,7 @@ struct sem_grant_queue {
 
 static DEFINE_PER_CPU(struct sem_grant_queue, sem_grant_queue);
 
-static void sem_waiter_gone(struct semaphore *sem);
+static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter);
 static void sem_run_grant(struct sem_waiter *waiter);
 static void sem_async_grant(struct sem_waiter *waiter, int status);
 static void sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
@@ -229,7 +235,7 @@ static bool sem_debug_fixup_free(void *addr, enum debug_obj_state state)
 	 * that someone waits (then the last sem_waiter_gone() below ends the
 	 * tracking), end it here.
 	 */
-	if (list_empty(&sem->wait_list) ||
+	if (!sem->first_waiter ||
 	    !(atomic_read(&sem->count) & SEM_WAITERS)) {
 		atomic_andnot(SEM_WAITERS, &sem->count);
 		sem_debug_stop(sem, &sem_debug_descr);
@@ -275,8 +281,7 @@ static bool sem_waiter_debug_fixup_free(void *addr, enum debug_obj_state state)
 	if (smp_load_acquire(&waiter->state) == SEM_WAITER_QUEUED &&
 	    READ_ONCE(waiter->sem) == sem) {
 		sem_debug_stop(waiter, &sem_waiter_debug_descr);
-		list_del_init(&waiter->list);
-		sem_waiter_gone(sem);
+		sem_dequeue(sem, waiter);
 		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
 	}
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
@@ -335,12 +340,12 @@ static inline void sem_debug_waiter_init(struct sem_waiter *waiter) { }
  */
 static __always_inline bool sem_take_fast(struct semaphore *sem)
 {
-	int c = atomic_read(&sem->count);
+	int c = 1;	/* the guess: a free binary semaphore */
 
-	do {
-		if (unlikely(!(c & SEM_COUNT_MAX)))
+	while (unlikely(!atomic_try_cmpxchg_acquire(&sem->count, &c, c - 1))) {
+		if (!(c & SEM_COUNT_MAX))
 			return false;
-	} while (!atomic_try_cmpxchg_acquire(&sem->count, &c, c - 1));
+	}
 	return true;
 }
 
@@ -369,15 +374,42 @@ static bool sem_take_or_wait(struct semaphore *sem)
 	}
 }
 
-/* A waiter left ->wait_list; called with sem->lock held. */
+/* Queue @waiter behind every waiter of @sem; sem->lock held. */
+static void sem_enqueue(struct semaphore *sem, struct sem_waiter *waiter)
+	__must_hold(&sem->lock)
+{
+	if (sem->first_waiter) {
+		list_add_tail(&waiter->list, &sem->first_waiter->list);
+	} else {
+		INIT_LIST_HEAD(&waiter->list);
+		sem->first_waiter = waiter;
+	}
+}
+
+/* Clear SEM_WAITERS once the last waiter left; sem->lock held. */
 static void sem_waiter_gone(struct semaphore *sem)
 	__must_hold(&sem->lock)
 {
-	if (list_empty(&sem->wait_list) &&
-	    (atomic_read(&sem->count) & SEM_WAITERS)) {
+	if (!sem->first_waiter && (atomic_read(&sem->count) & SEM_WAITERS)) {
 		atomic_andnot(SEM_WAITERS, &sem->count);
 		sem_debug_waiters(sem, false);
 	}
+}
+
+/*
+ * Take @waiter, from any position, off @sem's waiters; sem->lock held.
+ * An entry that is alone in its circle is the only waiter if it is the
+ * first one, and otherwise not queued at all (a sleeper that the debug
+ * fixup of sema_init() unlinked): then nothing changes.
+ */
+static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter)
+	__must_hold(&sem->lock)
+{
+	if (sem->first_waiter == waiter)
+		sem->first_waiter = list_empty(&waiter->list) ? NULL :
+				    list_next_entry(waiter, list);
+	list_del_init(&waiter->list);
+	sem_waiter_gone(sem);
 }
 
 static noinline int __down_common(struct semaphore *sem, long state,
@@ -518,16 +550,20 @@ EXPORT_SYMBOL(down_timeout);
  */
 void __sched up(struct semaphore *sem)
 {
-	int c = atomic_read(&sem->count);
+	int c = 0;	/* the guess: a binary semaphore, nobody waits */
 
-	do {
-		if (unlikely(c & SEM_WAITERS) ||
-		    unlikely((c & SEM_COUNT_MAX) == SEM_COUNT_MAX)) {
+	/* Release: pairs with the acquire of the next down. */
+	while (unlikely(!atomic_try_cmpxchg_release(&sem->count, &c, c + 1))) {
+		/*
+		 * One test for both reasons to take the lock: SEM_WAITERS is
+		 * set (then no unit is free, and it stays set in c + 1), or
+		 * the count is at its maximum and c + 1 would carry into it.
+		 */
+		if ((c + 1U) & SEM_WAITERS) {
 			__up_slow(sem);
 			return;
 		}
-		/* Release: pairs with the acquire of the next down. */
-	} while (!atomic_try_cmpxchg_release(&sem->count, &c, c + 1));
+	}
 }
 EXPORT_SYMBOL(up);
 
@@ -548,7 +584,7 @@ static inline int __sched ___down_common(struct semaphore *sem, long state,
 		.sem	= sem,
 	};
 
-	list_add_tail(&waiter.list, &sem->wait_list);
+	sem_enqueue(sem, &waiter);
 
 	for (;;) {
 		if (signal_pending_state(state, current))
@@ -564,13 +600,11 @@ static inline int __sched ___down_common(struct semaphore *sem, long state,
 	}
 
  timed_out:
-	list_del(&waiter.list);
-	sem_waiter_gone(sem);
+	sem_dequeue(sem, &waiter);
 	return -ETIME;
 
  interrupted:
-	list_del(&waiter.list);
-	sem_waiter_gone(sem);
+	sem_dequeue(sem, &waiter);
 	return -EINTR;
 }
 
@@ -606,11 +640,9 @@ static struct sem_waiter *__up(struct semaphore *sem,
 			       struct wake_q_head *wake_q)
 	__must_hold(&sem->lock)
 {
-	struct sem_waiter *waiter = list_first_entry(&sem->wait_list,
-						     struct sem_waiter, list);
+	struct sem_waiter *waiter = sem->first_waiter;
 
-	list_del(&waiter->list);
-	sem_waiter_gone(sem);
+	sem_dequeue(sem, waiter);
 	if (waiter->task) {
 		wake_q_add(wake_q, waiter->task);
 		waiter->state = SEM_WAITER_DONE;
@@ -640,7 +672,7 @@ static noinline void __sched __up_slow(struct semaphore *sem)
 	int c;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	if (likely(list_empty(&sem->wait_list))) {
+	if (likely(!sem->first_waiter)) {
 		c = atomic_read(&sem->count);
 		do {
 			if ((c & SEM_COUNT_MAX) == SEM_COUNT_MAX) {
@@ -795,7 +827,7 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 				WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
 			ret = 0;
 		} else {
-			list_add_tail(&waiter->list, &sem->wait_list);
+			sem_enqueue(sem, waiter);
 			sem_debug_entry(waiter, true);
 			/*
 			 * Release: whoever sees QUEUED without sem->lock (a
@@ -882,8 +914,7 @@ static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
 		ret = -EINVAL;
 	} else if (state == SEM_WAITER_QUEUED) {
 		sem_debug_entry(waiter, false);
-		list_del_init(&waiter->list);
-		sem_waiter_gone(sem);
+		sem_dequeue(sem, waiter);
 		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
 		ret = 0;
 	} else {
@@ -991,8 +1022,16 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 	struct sem_waiter *waiter, *next;
 	unsigned int sleepers = 0;
 	LIST_HEAD(failed);
+	LIST_HEAD(all);
 
-	list_for_each_entry_safe(waiter, next, &sem->wait_list, list) {
+	/*
+	 * Give the circular list of waiters a head for the walk: insert @all
+	 * before the oldest waiter.  The sleepers that stay queued form the
+	 * circle again once @all is taken out.
+	 */
+	if (sem->first_waiter)
+		list_add_tail(&all, &sem->first_waiter->list);
+	list_for_each_entry_safe(waiter, next, &all, list) {
 		if (waiter->task) {
 			if (unlink_sleepers)
 				list_del_init(&waiter->list);
@@ -1009,6 +1048,9 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 		waiter->status = -ESHUTDOWN;
 		WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
 	}
+	sem->first_waiter = list_first_entry_or_null(&all, struct sem_waiter,
+						     list);
+	list_del(&all);
 	sem_waiter_gone(sem);
 	preempt_disable();
 	raw_spin_unlock_irqrestore(&sem->lock, flags);

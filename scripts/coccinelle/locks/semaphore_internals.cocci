@@ -119,6 +119,10 @@ identifier fld = {b_sema};
 |
 * P->wait_list
 |
+* S.first_waiter
+|
+* P->first_waiter
+|
 * S.lock
 |
 * P->lock
@@ -141,6 +145,10 @@ position p;
   S.wait_list@p
 |
   P->wait_list@p
+|
+  S.first_waiter@p
+|
+  P->first_waiter@p
 |
   S.lock@p
 |

@@ -7,7 +7,7 @@
 #     whole tree (members matched by type);
 #  2. Coccinelle does not parse TRACE_EVENT() bodies, so grep the trace
 #     headers for the names that the tree gives struct semaphore members
-#     and variables, followed by .count, .wait_list or .lock.
+#     and variables, followed by .count, .wait_list, .first_waiter or .lock.
 # Either finding something outside lib/semaphore.c and
 # include/linux/semaphore.h is a failure.
 set -uo pipefail
@@ -46,7 +46,7 @@ verdict coccicheck "no member access outside lib/semaphore.c ($secs s)" "$hits"
 names=$(cd "$LINUX" && git grep -h -o -E 'struct semaphore[[:space:]]+\*?[a-z_][a-z0-9_]*' -- '*.c' '*.h' |
 	awk '{print $3}' | tr -d '*' | sort -u | paste -sd'|')
 trace=$(cd "$LINUX" && git grep -l -E 'TRACE_EVENT|DECLARE_EVENT_CLASS' -- '*.h' |
-	xargs grep -n -E "\\b($names)(\\.|->)(count|wait_list|lock)\\b" 2>/dev/null |
+	xargs grep -n -E "\\b($names)(\\.|->)(count|wait_list|first_waiter|lock)\\b" 2>/dev/null |
 	grep -v -E '^(lib/semaphore\.c|include/linux/semaphore\.h):' || true)
 verdict trace-headers "no semaphore member in TRACE_EVENT headers" "$trace"
 exit $rc
