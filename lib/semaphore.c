@@ -106,7 +106,18 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/ftrace.h>
+#include <linux/sched/clock.h>
 #include <trace/events/lock.h>
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/semaphore.h>
+
+EXPORT_TRACEPOINT_SYMBOL_GPL(sem_entry_queue);
+EXPORT_TRACEPOINT_SYMBOL_GPL(sem_entry_grant);
+EXPORT_TRACEPOINT_SYMBOL_GPL(sem_entry_cancel);
+EXPORT_TRACEPOINT_SYMBOL_GPL(sem_entry_shutdown);
+EXPORT_TRACEPOINT_SYMBOL_GPL(sem_async_work_start);
+EXPORT_TRACEPOINT_SYMBOL_GPL(sem_async_work_end);
 
 #define SEM_SHUTDOWN		__SEM_SHUTDOWN
 #define SEM_WAITERS		__SEM_WAITERS
@@ -412,6 +423,42 @@ static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter)
 	sem_waiter_gone(sem);
 }
 
+/*
+ * Trace the queueing of an entry, with the length of the queue it joined
+ * (counted only while the event is enabled); note the time for
+ * sem_entry_grant.  sem->lock held.
+ */
+static void sem_trace_queue(struct semaphore *sem, struct sem_waiter *waiter,
+			    bool async)
+	__must_hold(&sem->lock)
+{
+	unsigned int qlen = 1;
+	struct sem_waiter *w;
+
+	waiter->queued_ns = trace_sem_entry_grant_enabled() ? local_clock() : 0;
+	if (!trace_sem_entry_queue_enabled())
+		return;
+	list_for_each_entry(w, &sem->first_waiter->list, list)
+		qlen++;
+	trace_sem_entry_queue(sem, waiter, qlen, async);
+}
+
+/* Trace the grant of a queued entry, with the time it waited. */
+static void sem_trace_grant(struct semaphore *sem, struct sem_waiter *waiter)
+{
+	u64 now, wait = 0;
+
+	if (!trace_sem_entry_grant_enabled())
+		return;
+	if (waiter->queued_ns) {
+		/* local_clock() of another CPU may be behind: clamp at 0. */
+		now = local_clock();
+		if (now > waiter->queued_ns)
+			wait = now - waiter->queued_ns;
+	}
+	trace_sem_entry_grant(sem, waiter, wait);
+}
+
 static noinline int __down_common(struct semaphore *sem, long state,
 				  long timeout);
 static noinline void __up_slow(struct semaphore *sem);
@@ -649,6 +696,7 @@ static struct sem_waiter *__up(struct semaphore *sem,
 		return NULL;
 	}
 	sem_debug_entry(waiter, false);
+	sem_trace_grant(sem, waiter);
 	if (waiter->grant == sem_async_grant) {
 		sem_async_settle(sem, waiter, 0);
 		return NULL;
@@ -775,6 +823,7 @@ void sem_waiter_init(struct sem_waiter *waiter, sem_grant_fn grant)
 	waiter->task = NULL;
 	waiter->status = 0;
 	waiter->sem = NULL;
+	waiter->queued_ns = 0;
 	waiter->state = SEM_WAITER_IDLE;
 }
 EXPORT_SYMBOL(sem_waiter_init);
@@ -828,6 +877,7 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 			ret = 0;
 		} else {
 			sem_enqueue(sem, waiter);
+			sem_trace_queue(sem, waiter, wq != NULL);
 			sem_debug_entry(waiter, true);
 			/*
 			 * Release: whoever sees QUEUED without sem->lock (a
@@ -920,6 +970,8 @@ static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
 	} else {
 		ret = -EALREADY;
 	}
+	if (ret != -EINVAL)
+		trace_sem_entry_cancel(sem, waiter, ret);
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
 
 	if (sync && (ret == -ENOENT ||
@@ -1039,6 +1091,7 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 			continue;
 		}
 		sem_debug_entry(waiter, false);
+		trace_sem_entry_shutdown(sem, waiter);
 		if (waiter->grant == sem_async_grant) {
 			list_del(&waiter->list);
 			sem_async_settle(sem, waiter, -ESHUTDOWN);
@@ -1109,6 +1162,20 @@ static void sem_async_end(struct sem_async_inflight *run)
 	hlist_del(&run->node);
 	raw_spin_unlock_irqrestore(&b->lock, flags);
 	sem_async_gone();
+}
+
+/*
+ * Run the work function of @req, whose record @run sem_async_start()
+ * put in flight, traced, and take the record out.  For the work item and
+ * for sem_shutdown(), which runs work that has not started itself.
+ */
+static void sem_async_run(struct sem_async *req, struct sem_async_inflight *run)
+{
+	trace_sem_async_work_start(run->sem, req, READ_ONCE(req->status));
+	req->func(&req->work);
+	/* @req may have been freed by now. */
+	trace_sem_async_work_end(run->sem, req);
+	sem_async_end(run);
 }
 
 /*
@@ -1225,10 +1292,13 @@ static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
 			if (sem)
 				break;
 		}
+		if (take && sem) {
+			sem_async_run(take, &run);
+			continue;
+		}
 		if (take) {
-			if (sem)
-				take->func(&take->work);
-			else if (!status)
+			trace_sem_entry_cancel(run.sem, &take->waiter, 0);
+			if (!status)
 				up(run.sem);
 			sem_async_end(&run);
 			taken = true;
@@ -1311,9 +1381,7 @@ static void sem_async_workfn(struct work_struct *work)
 	sem_async_start(req, &run, SEM_WAITER_DONE);
 	raw_spin_unlock_irqrestore(&b->lock, flags);
 
-	req->func(work);
-	/* @req may have been freed by now. */
-	sem_async_end(&run);
+	sem_async_run(req, &run);
 }
 
 /*

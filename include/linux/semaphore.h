@@ -192,6 +192,8 @@ typedef void (*sem_grant_fn)(struct sem_waiter *waiter, int status);
  * @state: where the entry is in its life (private to lib/semaphore.c)
  * @status: the status passed to @grant (private to lib/semaphore.c)
  * @sem: the semaphore the entry was last queued on (private)
+ * @queued_ns: local_clock() when it was queued, while the sem_entry_grant
+ *	trace event is enabled (private)
  *
  * Initialise with sem_waiter_init() before first use.  The members are
  * private to lib/semaphore.c.
@@ -203,6 +205,7 @@ struct sem_waiter {
 	unsigned int		state;
 	int			status;
 	struct semaphore	*sem;
+	u64			queued_ns;
 };
 
 void sem_waiter_init(struct sem_waiter *waiter, sem_grant_fn grant);

@@ -24,10 +24,7 @@ for c in $commits; do
 	short=$(git -C "$LINUX" rev-parse --short "$c")
 	say "bisect [$i/$total] $short $subject"
 	worktree_at "$BISECT" "$c"
-	suites=(semaphore_classic)
-	[ -f "$BISECT/lib/tests/semaphore_async_kunit.c" ] && suites+=(semaphore_async)
-	[ -d "$BISECT/samples/semaphore" ] && suites+=(semaphore_async_sample)
-	[ -f "$BISECT/lib/tests/semaphore_lifetime_kunit.c" ] && suites+=(semaphore_lifetime)
+	mapfile -t suites < <(tree_suites "$BISECT")
 	log="$BUILD/logs/bisect-$i.log"
 	rm -f "$bdir/kunit.json"
 	(cd "$BISECT" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \

@@ -20,15 +20,11 @@ need_pkgs $arch_pkgs
 
 if [ "$tree_kind" = pristine ]; then
 	bdir="$BUILD/pristine-$arch"
-	suites=(semaphore_classic)
 else
 	bdir="$BUILD/$arch"
 	[ "$tree_kind" = mutant ] && bdir="$BUILD/mutant-$arch"
-	suites=(semaphore_classic)
-	[ -f "$tree/lib/tests/semaphore_async_kunit.c" ] && suites+=(semaphore_async)
-	[ -f "$tree/lib/tests/semaphore_lifetime_kunit.c" ] && suites+=(semaphore_lifetime)
-	[ -d "$tree/samples/semaphore" ] && suites+=(semaphore_async_sample)
 fi
+mapfile -t suites < <(tree_suites "$tree")
 mkdir -p "$bdir" "$BUILD/logs"
 log="$BUILD/logs/kunit-$tree_kind-$arch.log"
 
