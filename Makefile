@@ -11,6 +11,9 @@
 #                   pristine and the patched tree, checkpatch per commit
 #   make tree       only prepare build/linux (and build/pristine)
 #   make kunit      ARCH=<arch> (default x86_64) TREE=patched|pristine
+#   make hung       ARCH=<arch>: the forced hang, a task in down() behind
+#                   a down_async() holder; the hung-task report must name
+#                   the holder's work function
 #   make arches     all 11 ports, pristine and patched, KUnit and sparse:
 #                   build/arches.csv
 #   make sh-toolchain  a bare sh4 cross compiler from gcc-11-source into
@@ -65,7 +68,7 @@ TORTURE_JOBS	?= 1
 TEST_TORTURE_SECS ?= 30
 export RESULTS
 
-.PHONY: all test tree kunit arches bench checkpatch kerneldoc sparse \
+.PHONY: all test tree kunit hung arches bench checkpatch kerneldoc sparse \
 	bisect patches htmldocs mutation cocci objcheck internals torture \
 	aio sh-toolchain deps clean reset-results
 
@@ -82,6 +85,7 @@ test: reset-results deps
 	@$(RECORD_TREE); \
 	$(T)/kunit.sh x86_64 pristine; \
 	$(T)/kunit.sh x86_64 patched; \
+	$(T)/hung-holder.sh x86_64; \
 	for a in $(TEST_ARCHES); do $(T)/kunit.sh $$a patched; done; \
 	TORTURE_SECS=$(TEST_TORTURE_SECS) $(T)/torture.sh x86_64-lockdep; \
 	AIO_DEBUG=lockdep $(T)/aio.sh x86_64; \
@@ -99,6 +103,9 @@ tree: deps
 
 kunit: reset-results tree
 	@$(T)/kunit.sh $(ARCH) $(TREE); $(T)/summary.sh
+
+hung: reset-results tree
+	@$(T)/hung-holder.sh $(ARCH); $(T)/summary.sh
 
 arches: reset-results tree
 	@$(T)/arches.sh $(ARCHES); $(T)/summary.sh

@@ -104,6 +104,7 @@
 #include <linux/semaphore.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include <linux/ftrace.h>
 #include <linux/sched/clock.h>
@@ -344,6 +345,78 @@ static inline void sem_debug_entry(struct sem_waiter *waiter, bool queued) { }
 static inline void sem_debug_waiter_init(struct sem_waiter *waiter) { }
 #endif /* CONFIG_DEBUG_SEMAPHORE */
 
+#ifdef CONFIG_DETECT_HUNG_TASK_BLOCKER
+/*
+ * The holder hint: a task_struct pointer or a function address, told
+ * apart by the reader with __kernel_text_address(), so that no pointer
+ * needs spare low bits (struct semaphore is only 2-byte aligned on m68k).
+ * Plain stores: a hint, read racily by the hung-task report.
+ */
+static __always_inline void sem_hint(struct semaphore *sem,
+				     unsigned long holder)
+{
+	WRITE_ONCE(sem->last_holder, holder);
+}
+
+/* A unit taken by the caller: current, unless in interrupt context. */
+static __always_inline void sem_hint_caller(struct semaphore *sem)
+{
+	sem_hint(sem, in_task() ? (unsigned long)current : 0);
+}
+
+/*
+ * A sleeper of the down() family publishes the semaphore it waits for,
+ * for the hung-task report.  Set with sem->lock held, before the sleep;
+ * cleared under the task's pi_lock, which sem_task_blocker() holds while
+ * it reads the semaphore, so that once a sleeper returned from down()
+ * nobody reads the semaphore through it any more (its owner may free it).
+ */
+static void sem_blocker_set(struct semaphore *sem)
+{
+	WRITE_ONCE(current->blocker_sem, sem);
+}
+
+static void sem_blocker_clear(void)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&current->pi_lock, flags);
+	WRITE_ONCE(current->blocker_sem, NULL);
+	raw_spin_unlock_irqrestore(&current->pi_lock, flags);
+}
+
+/**
+ * sem_task_blocker - the holder hint of the semaphore a task sleeps on
+ * @t: the task
+ * @holder: set to sem_holder_hint() of that semaphore
+ *
+ * For the hung-task report.  Reads the semaphore under @t's pi_lock, so
+ * that it cannot be freed meanwhile, and without faulting.
+ *
+ * Context: Any context; takes @t's pi_lock.
+ * Return: true if @t sleeps in down() or one of its variants.
+ */
+bool sem_task_blocker(struct task_struct *t, unsigned long *holder)
+{
+	struct semaphore *sem;
+	unsigned long flags;
+	bool ret = false;
+
+	raw_spin_lock_irqsave(&t->pi_lock, flags);
+	sem = READ_ONCE(t->blocker_sem);
+	if (sem)
+		ret = !get_kernel_nofault(*holder, &sem->last_holder);
+	raw_spin_unlock_irqrestore(&t->pi_lock, flags);
+	return ret;
+}
+#else
+static __always_inline void sem_hint(struct semaphore *sem,
+				     unsigned long holder) { }
+static __always_inline void sem_hint_caller(struct semaphore *sem) { }
+static inline void sem_blocker_set(struct semaphore *sem) { }
+static inline void sem_blocker_clear(void) { }
+#endif
+
 /*
  * The fast path of every down: take a free unit without the lock.  A free
  * unit implies that nobody waits (the invariant), so this never overtakes
@@ -357,6 +430,7 @@ static __always_inline bool sem_take_fast(struct semaphore *sem)
 		if (!(c & SEM_COUNT_MAX))
 			return false;
 	}
+	sem_hint_caller(sem);
 	return true;
 }
 
@@ -458,6 +532,7 @@ static void sem_trace_grant(struct semaphore *sem, struct sem_waiter *waiter)
 	}
 	trace_sem_entry_grant(sem, waiter, wait);
 }
+
 
 static noinline int __down_common(struct semaphore *sem, long state,
 				  long timeout);
@@ -599,6 +674,8 @@ void __sched up(struct semaphore *sem)
 {
 	int c = 0;	/* the guess: a binary semaphore, nobody waits */
 
+	/* Before the release: a down after it may set a new hint. */
+	sem_hint(sem, 0);
 	/* Release: pairs with the acquire of the next down. */
 	while (unlikely(!atomic_try_cmpxchg_release(&sem->count, &c, c + 1))) {
 		/*
@@ -665,13 +742,16 @@ static noinline int __sched __down_common(struct semaphore *sem, long state,
 	raw_spin_lock_irqsave(&sem->lock, flags);
 	if (sem_take_or_wait(sem)) {
 		/* A unit was freed since the fast path looked. */
-		ret = 0;
-	} else {
-		trace_contention_begin(sem, 0);
-		ret = ___down_common(sem, state, timeout);
-		trace_contention_end(sem, ret);
+		sem_hint_caller(sem);
+		raw_spin_unlock_irqrestore(&sem->lock, flags);
+		return 0;
 	}
+	trace_contention_begin(sem, 0);
+	sem_blocker_set(sem);
+	ret = ___down_common(sem, state, timeout);
+	trace_contention_end(sem, ret);
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
+	sem_blocker_clear();
 
 	return ret;
 }
@@ -691,6 +771,7 @@ static struct sem_waiter *__up(struct semaphore *sem,
 
 	sem_dequeue(sem, waiter);
 	if (waiter->task) {
+		sem_hint(sem, (unsigned long)waiter->task);
 		wake_q_add(wake_q, waiter->task);
 		waiter->state = SEM_WAITER_DONE;
 		return NULL;
@@ -698,9 +779,12 @@ static struct sem_waiter *__up(struct semaphore *sem,
 	sem_debug_entry(waiter, false);
 	sem_trace_grant(sem, waiter);
 	if (waiter->grant == sem_async_grant) {
+		sem_hint(sem, (unsigned long)container_of(waiter,
+				struct sem_async, waiter)->func);
 		sem_async_settle(sem, waiter, 0);
 		return NULL;
 	}
+	sem_hint(sem, (unsigned long)waiter->grant);
 	waiter->status = 0;
 	WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
 	return waiter;
@@ -870,10 +954,14 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 			container_of(waiter, struct sem_async, waiter)->wq = wq;
 		WRITE_ONCE(waiter->sem, sem);
 		if (sem_take_or_wait(sem)) {
-			if (wq)
+			if (wq) {
+				sem_hint(sem, (unsigned long)container_of(waiter,
+						struct sem_async, waiter)->func);
 				sem_async_settle(sem, waiter, 0);
-			else
+			} else {
+				sem_hint_caller(sem);
 				WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
+			}
 			ret = 0;
 		} else {
 			sem_enqueue(sem, waiter);

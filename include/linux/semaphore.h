@@ -38,6 +38,9 @@ struct semaphore {
 	raw_spinlock_t		lock;
 	atomic_t		count;
 	struct sem_waiter	*first_waiter;
+#ifdef CONFIG_DETECT_HUNG_TASK_BLOCKER
+	unsigned long		last_holder;
+#endif
 };
 
 /*
@@ -57,11 +60,18 @@ struct semaphore {
 	((n) + BUILD_BUG_ON_ZERO(__builtin_choose_expr(__is_constexpr(n), \
 		(unsigned long long)(n) > __SEM_COUNT_MAX, 0)))
 
+#ifdef CONFIG_DETECT_HUNG_TASK_BLOCKER
+#define __SEM_LAST_HOLDER_INIT	.last_holder = 0,
+#else
+#define __SEM_LAST_HOLDER_INIT
+#endif
+
 #define __SEMAPHORE_INITIALIZER(name, n)				\
 {									\
 	.lock		= __RAW_SPIN_LOCK_UNLOCKED((name).lock),	\
 	.count		= ATOMIC_INIT(__SEM_INIT_COUNT(n)),		\
 	.first_waiter	= NULL,						\
+	__SEM_LAST_HOLDER_INIT						\
 }
 
 /*
@@ -144,6 +154,42 @@ static inline bool sem_has_waiters(const struct semaphore *sem)
 {
 	return atomic_read(&sem->count) & __SEM_WAITERS;
 }
+
+/*
+ * The holder hint of CONFIG_DETECT_HUNG_TASK_BLOCKER, for the hung-task
+ * report.  A counting semaphore has no owner: this is the last task that
+ * took a unit (0 in interrupt context), or, for a unit granted to a wait
+ * entry, the entry's grant function or the down_async() request's work
+ * function; up() clears it.  See Documentation/locking/semaphore.rst.
+ */
+#ifdef CONFIG_DETECT_HUNG_TASK_BLOCKER
+/**
+ * sem_holder_hint - who took a semaphore last
+ * @sem: the semaphore
+ *
+ * Context: Any context.
+ * Return: the address of the task_struct of the last task that took a
+ * unit, or of the grant or work function a unit was granted to, or 0 if
+ * it is unknown or up() was called since.  A snapshot, for debugging.
+ */
+static inline unsigned long sem_holder_hint(const struct semaphore *sem)
+{
+	return READ_ONCE(sem->last_holder);
+}
+
+bool sem_task_blocker(struct task_struct *t, unsigned long *holder);
+#else
+static inline unsigned long sem_holder_hint(const struct semaphore *sem)
+{
+	return 0;
+}
+
+static inline bool sem_task_blocker(struct task_struct *t,
+				    unsigned long *holder)
+{
+	return false;
+}
+#endif
 
 extern void down(struct semaphore *sem);
 extern int __must_check down_interruptible(struct semaphore *sem);

@@ -827,6 +827,197 @@ static void sem_async_test_accessors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sem_count(&sem), 2U);
 }
 
+/*
+ * The holder hint of CONFIG_DETECT_HUNG_TASK_BLOCKER.  A request whose
+ * work function records the hint while it holds the unit, and may keep
+ * the unit for a while.
+ */
+struct sem_hint_req {
+	struct sem_async	req;
+	struct semaphore	*sem;
+	unsigned long		hint;
+	long			hold;		/* jiffies to keep the unit */
+	struct completion	holding;
+	struct completion	release;
+	struct completion	ran;
+};
+
+static void sem_hint_work(struct work_struct *work)
+{
+	struct sem_hint_req *r = container_of(to_sem_async(work),
+					      struct sem_hint_req, req);
+
+	r->hint = sem_holder_hint(r->sem);
+	complete(&r->holding);
+	if (r->hold)
+		wait_for_completion_timeout(&r->release, r->hold);
+	if (!sem_async_status(&r->req))
+		up(r->sem);
+	complete(&r->ran);
+}
+
+static void sem_hint_req_init(struct sem_hint_req *r, struct semaphore *sem)
+{
+	sem_async_init(&r->req, sem_hint_work);
+	r->sem = sem;
+	r->hint = 0;
+	r->hold = 0;
+	init_completion(&r->holding);
+	init_completion(&r->release);
+	init_completion(&r->ran);
+}
+
+/*
+ * The hint names the task that took the unit, the work function of a
+ * down_async() request or the grant function of a down_entry() entry
+ * that holds it, the sleeper that up() handed it to; up() clears it.
+ */
+static void sem_async_test_holder_hint(struct kunit *test)
+{
+	struct sem_test_thread *t;
+	struct sem_test_entry e;
+	struct sem_hint_req r;
+	struct semaphore sem;
+
+	if (!IS_ENABLED(CONFIG_DETECT_HUNG_TASK_BLOCKER))
+		kunit_skip(test, "needs CONFIG_DETECT_HUNG_TASK_BLOCKER");
+	sema_init(&sem, 1);
+	KUNIT_EXPECT_EQ(test, sem_holder_hint(&sem), 0UL);
+	KUNIT_EXPECT_EQ(test, down_trylock(&sem), 0);
+	KUNIT_EXPECT_EQ(test, sem_holder_hint(&sem), (unsigned long)current);
+	up(&sem);
+	KUNIT_EXPECT_EQ(test, sem_holder_hint(&sem), 0UL);
+
+	/* A request granted by up(): its work function holds the unit. */
+	down(&sem);
+	sem_hint_req_init(&r, &sem);
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, system_wq),
+			-EINPROGRESS);
+	up(&sem);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&r.ran,
+							    SEM_TEST_WAIT));
+	flush_work(&r.req.work);
+	KUNIT_EXPECT_EQ(test, r.hint, (unsigned long)sem_hint_work);
+	KUNIT_EXPECT_EQ(test, sem_holder_hint(&sem), 0UL);
+
+	/* Granted at once, too. */
+	sem_hint_req_init(&r, &sem);
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, system_wq), 0);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&r.ran,
+							    SEM_TEST_WAIT));
+	flush_work(&r.req.work);
+	KUNIT_EXPECT_EQ(test, r.hint, (unsigned long)sem_hint_work);
+	KUNIT_EXPECT_EQ(test, sem_holder_hint(&sem), 0UL);
+
+	/* An entry's grant function, which keeps the unit. */
+	down(&sem);
+	sem_test_entry_init(&e, &sem);
+	KUNIT_EXPECT_EQ(test, down_entry(&sem, &e.waiter), -EINPROGRESS);
+	up(&sem);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e.calls), 1);
+	KUNIT_EXPECT_EQ(test, sem_holder_hint(&sem), (unsigned long)sem_test_grant);
+	up(&sem);
+	KUNIT_EXPECT_EQ(test, sem_holder_hint(&sem), 0UL);
+
+	/* A sleeper that up() hands the unit to. */
+	down(&sem);
+	t = sem_test_thread_run_queued(test, &sem, SEM_TEST_DOWN, 0, true);
+	up(&sem);
+	KUNIT_EXPECT_TRUE(test, sem_test_wait_returned(t));
+	KUNIT_EXPECT_EQ(test, sem_holder_hint(&sem), (unsigned long)t->task);
+	sem_test_thread_put(test, t);
+	KUNIT_EXPECT_EQ(test, sem_holder_hint(&sem), 0UL);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+}
+
+/*
+ * A sleeper of the down() family publishes the semaphore it waits for,
+ * for the hung-task report, and withdraws it on every way out: a grant,
+ * a signal, a timeout.
+ */
+static void sem_async_test_blocker(struct kunit *test)
+{
+	struct sem_test_thread *t;
+	struct semaphore sem;
+	unsigned long holder;
+
+	if (!IS_ENABLED(CONFIG_DETECT_HUNG_TASK_BLOCKER))
+		kunit_skip(test, "needs CONFIG_DETECT_HUNG_TASK_BLOCKER");
+	sema_init(&sem, 1);
+	down(&sem);
+	KUNIT_EXPECT_FALSE(test, sem_task_blocker(current, &holder));
+
+	t = sem_test_thread_run_queued(test, &sem, SEM_TEST_DOWN, 0, true);
+	holder = 0;
+	KUNIT_EXPECT_TRUE(test, sem_task_blocker(t->task, &holder));
+	KUNIT_EXPECT_EQ(test, holder, (unsigned long)current);
+	up(&sem);
+	KUNIT_EXPECT_TRUE(test, sem_test_wait_returned(t));
+	KUNIT_EXPECT_FALSE(test, sem_task_blocker(t->task, &holder));
+	sem_test_thread_put(test, t);
+
+	/* Interrupted by a signal. */
+	down(&sem);
+	t = sem_test_thread_run_queued(test, &sem, SEM_TEST_INTERRUPTIBLE, 0,
+				       false);
+	KUNIT_EXPECT_TRUE(test, sem_task_blocker(t->task, &holder));
+	send_sig(SIGUSR1, t->task, 0);
+	KUNIT_EXPECT_TRUE(test, sem_test_wait_returned(t));
+	KUNIT_EXPECT_EQ(test, t->ret, -EINTR);
+	KUNIT_EXPECT_FALSE(test, sem_task_blocker(t->task, &holder));
+	sem_test_thread_put(test, t);
+
+	/* A timeout, long enough to be seen waiting. */
+	t = sem_test_thread_run_queued(test, &sem, SEM_TEST_TIMEOUT, HZ / 2,
+				       false);
+	KUNIT_EXPECT_TRUE(test, sem_task_blocker(t->task, &holder));
+	KUNIT_EXPECT_TRUE(test, sem_test_wait_returned(t));
+	KUNIT_EXPECT_EQ(test, t->ret, -ETIME);
+	KUNIT_EXPECT_FALSE(test, sem_task_blocker(t->task, &holder));
+	sem_test_thread_put(test, t);
+	up(&sem);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+}
+
+/*
+ * The forced hang of "make hung": a task sleeps in down() for 10 s behind
+ * a down_async() work function that keeps the unit, so that the hung-task
+ * detector (its timeout shortened to 2 s) reports it and names the work
+ * function.  The script checks the console; the case checks that the
+ * task gets the unit once the holder lets go.  Off by default.
+ */
+static bool hung_demo;
+module_param(hung_demo, bool, 0444);
+MODULE_PARM_DESC(hung_demo, "run the forced hang of sem_async_test_hung_holder");
+
+static void sem_async_test_hung_holder(struct kunit *test)
+{
+	struct sem_test_thread *t;
+	struct sem_hint_req r;
+	struct semaphore sem;
+
+	if (!hung_demo)
+		kunit_skip(test, "run by make hung (semaphore_async_kunit.hung_demo=1)");
+	if (!IS_ENABLED(CONFIG_DETECT_HUNG_TASK_BLOCKER))
+		kunit_skip(test, "needs CONFIG_DETECT_HUNG_TASK_BLOCKER");
+	sema_init(&sem, 1);
+	sem_hint_req_init(&r, &sem);
+	r.hold = 30 * HZ;
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, system_unbound_wq), 0);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&r.holding,
+							    SEM_TEST_WAIT));
+	t = sem_test_thread_run_queued(test, &sem, SEM_TEST_DOWN, 0, false);
+	msleep(10000);
+	KUNIT_EXPECT_FALSE(test, sem_test_returned(t));
+	complete(&r.release);
+	KUNIT_EXPECT_TRUE(test, sem_test_wait_returned(t));
+	KUNIT_EXPECT_EQ(test, t->ret, 0);
+	sem_test_thread_put(test, t);
+	flush_work(&r.req.work);
+	up(&sem);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+}
+
 static struct kunit_case sem_async_cases[] = {
 	KUNIT_CASE(sem_async_test_immediate),
 	KUNIT_CASE(sem_async_test_queued),
@@ -844,6 +1035,9 @@ static struct kunit_case sem_async_cases[] = {
 	KUNIT_CASE(sem_async_test_shutdown_sleeper),
 	KUNIT_CASE(sem_async_test_debug_free),
 	KUNIT_CASE(sem_async_test_accessors),
+	KUNIT_CASE(sem_async_test_holder_hint),
+	KUNIT_CASE(sem_async_test_blocker),
+	KUNIT_CASE(sem_async_test_hung_holder),
 	{}
 };
 

@@ -474,15 +474,21 @@ static void sem_test_counting_stress(struct kunit *test)
 /*
  * The size of the semaphore without lock debugging: a 4-byte spinlock, the
  * count and a pointer to the first waiter, 16 bytes on 64-bit and 12 on
- * 32-bit (mainline 6.12: 24 and 16, with a list head).
+ * 32-bit (mainline 6.12: 24 and 16, with a list head), and one word more
+ * for the holder hint of CONFIG_DETECT_HUNG_TASK_BLOCKER.
  */
 static void sem_test_size(struct kunit *test)
 {
+	size_t size = BITS_PER_LONG == 64 ? 16 : 12;
+	size_t hint = IS_ENABLED(CONFIG_DETECT_HUNG_TASK_BLOCKER) ?
+		      sizeof(long) : 0;
+
 	if (sizeof(raw_spinlock_t) != 4)
 		kunit_skip(test, "raw_spinlock_t is %zu bytes (lock debugging or UP)",
 			   sizeof(raw_spinlock_t));
-	KUNIT_EXPECT_EQ(test, sizeof(struct semaphore),
-			BITS_PER_LONG == 64 ? 16 : 12);
+	KUNIT_EXPECT_EQ(test, sizeof(struct semaphore), size + hint);
+	/* The hint comes last: without it the semaphore ends here. */
+	KUNIT_EXPECT_EQ(test, offsetofend(struct semaphore, first_waiter), size);
 }
 
 static struct kunit_case sem_classic_cases[] = {

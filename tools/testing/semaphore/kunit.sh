@@ -28,12 +28,8 @@ mapfile -t suites < <(tree_suites "$tree")
 mkdir -p "$bdir" "$BUILD/logs"
 log="$BUILD/logs/kunit-$tree_kind-$arch.log"
 
-args=(run --arch="$arch" --build_dir="$bdir" --kunitconfig=lib/tests
-      --jobs="$(nproc)" --json="$bdir/kunit.json" --timeout=300)
-[ -n "$arch_cross" ] && args+=(--cross_compile="$arch_cross")
-if [ -n "$arch_smp" ]; then
-	args+=(--kconfig_add=CONFIG_SMP=y --qemu_args=-smp --qemu_args="$arch_smp")
-fi
+kunit_run_args "$arch" "$bdir"
+args=("${kargs[@]}")
 # shellcheck disable=SC2206
 args+=(${KUNIT_EXTRA:-})
 

@@ -146,3 +146,18 @@ tree_suites() {
 	[ -d "$1/samples/semaphore" ] && echo semaphore_async_sample
 	true
 }
+
+# kunit_run_args ARCH BDIR: kunit.py's "run" arguments for the semaphore
+# suites on ARCH (arch_row read already), building in BDIR, into the
+# array kargs.  kunit.sh and hung-holder.sh share them, so that both use
+# one configuration and alternating between them rebuilds little.
+kunit_run_args() {
+	kargs=(run --arch="$1" --build_dir="$2" --kunitconfig=lib/tests
+	       --jobs="$(nproc)" --json="$2/kunit.json" --timeout=300)
+	[ -n "$arch_cross" ] && kargs+=(--cross_compile="$arch_cross")
+	if [ -n "$arch_smp" ]; then
+		kargs+=(--kconfig_add=CONFIG_SMP=y --qemu_args=-smp
+			--qemu_args="$arch_smp")
+	fi
+	true
+}
