@@ -404,10 +404,33 @@ bool sem_task_blocker(struct task_struct *t, unsigned long *holder)
 
 	raw_spin_lock_irqsave(&t->pi_lock, flags);
 	sem = READ_ONCE(t->blocker_sem);
-	if (sem)
+	if (sem) {
 		ret = !get_kernel_nofault(*holder, &sem->last_holder);
+		/*
+		 * A sleeper stranded by the debug fixup of a semaphore freed
+		 * under it (sem_blocker_forget()) loses the pointer without
+		 * this lock: the read may then have been of freed memory, and
+		 * is discarded.
+		 */
+		smp_rmb();
+		if (READ_ONCE(t->blocker_sem) != sem)
+			ret = false;
+	}
 	raw_spin_unlock_irqrestore(&t->pi_lock, flags);
 	return ret;
+}
+
+/*
+ * The debug fixup unlinks a sleeper from a semaphore that is being freed
+ * (sem->lock held): its task no longer waits on anything that the report
+ * could read.  Not under the task's pi_lock, which must not nest inside
+ * sem->lock; sem_task_blocker() checks the pointer again instead.
+ */
+static void sem_blocker_forget(struct task_struct *t)
+{
+	WRITE_ONCE(t->blocker_sem, NULL);
+	/* Ordered before the free that follows the fixup. */
+	smp_wmb();
 }
 #else
 static __always_inline void sem_hint(struct semaphore *sem,
@@ -415,6 +438,7 @@ static __always_inline void sem_hint(struct semaphore *sem,
 static __always_inline void sem_hint_caller(struct semaphore *sem) { }
 static inline void sem_blocker_set(struct semaphore *sem) { }
 static inline void sem_blocker_clear(void) { }
+static inline void sem_blocker_forget(struct task_struct *t) { }
 #endif
 
 /*
@@ -1173,8 +1197,10 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 		list_add_tail(&all, &sem->first_waiter->list);
 	list_for_each_entry_safe(waiter, next, &all, list) {
 		if (waiter->task) {
-			if (unlink_sleepers)
+			if (unlink_sleepers) {
 				list_del_init(&waiter->list);
+				sem_blocker_forget(waiter->task);
+			}
 			sleepers++;
 			continue;
 		}
@@ -1223,6 +1249,7 @@ static void sem_async_start(struct sem_async *req,
 	run->sem = req->inflight.sem;
 	run->req = req;
 	run->task = current;
+	run->takeoff = state == SEM_WAITER_IDLE;
 	hlist_del_init(&req->inflight.node);
 	hlist_add_head(&run->node, &sem_inflight_bucket(run->sem)->head);
 	/*
@@ -1283,6 +1310,7 @@ static void sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
 	req->inflight.sem = sem;
 	req->inflight.req = req;
 	req->inflight.task = NULL;
+	req->inflight.takeoff = false;
 	raw_spin_lock(&b->lock);
 	hlist_add_head(&req->inflight.node, &b->head);
 	/* Release: pairs with the acquire of a sem_cancel() on another lock. */
@@ -1332,7 +1360,8 @@ static bool sem_async_can_take(struct sem_async_inflight *r)
  * sem_async_cancel_sync() the unit it holds is given back instead and the
  * function does not run.  The caller's own work function (a call from it
  * is a bug) is left out, with a warning, rather than waited for.
- * Return: whether @req's pending work was taken off.
+ * Return: whether @req's pending work was taken off, here or by a
+ * concurrent sem_async_cancel_sync() that this call waited for.
  */
 static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
 {
@@ -1363,6 +1392,12 @@ static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
 					take = r->req;
 					break;
 				}
+				/*
+				 * Another sem_async_cancel_sync() took @req's
+				 * work off: it will not run, as if we had.
+				 */
+				if (!sem && r->takeoff)
+					taken = true;
 				busy = true;
 			}
 			if (take) {
@@ -1493,6 +1528,7 @@ static void sem_async_init_common(struct sem_async *req, work_func_t func)
 	req->inflight.sem = NULL;
 	req->inflight.req = req;
 	req->inflight.task = NULL;
+	req->inflight.takeoff = false;
 }
 
 /**
@@ -1636,8 +1672,10 @@ EXPORT_SYMBOL(sem_async_cancel);
  *
  * Calls for the same request may run concurrently: one of them removes
  * it or takes its work off; the others wait until that one has given the
- * unit back, and report what they found (-ENOENT if nothing was left to
- * cancel).  The owner may free @req only once every call has returned.
+ * unit back.  A call that waited for a take-off returns 0 as well (the
+ * work function does not run); one that found the request already
+ * removed returns -ENOENT.  The owner may free @req only once every call
+ * has returned.
  *
  * Context: Process context; sleeps.  Must not be called from @req's own
  * work function (that run is not waited for, with a warning), nor with a

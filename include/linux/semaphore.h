@@ -270,6 +270,7 @@ struct sem_async_inflight {
 	struct semaphore	*sem;
 	struct sem_async	*req;
 	struct task_struct	*task;
+	bool			takeoff;
 };
 
 /**

@@ -89,7 +89,7 @@ static void probe_start(void *data, struct semaphore *sem,
 	sem_trace_add(data, sem, EV_START, req, status);
 }
 
-static void probe_end(void *data, struct semaphore *sem, struct sem_async *req)
+static void probe_end(void *data, struct semaphore *sem, const void *req)
 {
 	sem_trace_add(data, sem, EV_END, req, 0);
 }

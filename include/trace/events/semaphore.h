@@ -136,12 +136,13 @@ TRACE_EVENT(sem_async_work_start,
 );
 
 /*
- * The work function of a down_async() request returned; @req may have
- * been freed by it, only its address is recorded.
+ * The work function of a down_async() request returned.  @req may have
+ * been freed by it: only its address is passed (untyped, so that a typed
+ * BPF program cannot dereference it) and recorded.
  */
 TRACE_EVENT(sem_async_work_end,
 
-	TP_PROTO(struct semaphore *sem, struct sem_async *req),
+	TP_PROTO(struct semaphore *sem, const void *req),
 
 	TP_ARGS(sem, req),
 

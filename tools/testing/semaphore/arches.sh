@@ -50,6 +50,7 @@ done
 # headers) are the port's, not the series'.
 SPARSE_OBJS="kernel/locking/semaphore.o lib/semaphore.o lib/tests/semaphore_kunit.o
 	lib/tests/semaphore_async_kunit.o lib/tests/semaphore_lifetime_kunit.o
+	lib/tests/semaphore_trace_kunit.o
 	samples/semaphore/semaphore_async_sample.o samples/semaphore/semaphore_aio.o"
 SPARSE_FILES='(^|/)(kernel/locking/semaphore\.c|lib/semaphore\.c|include/linux/semaphore\.h|lib/tests/semaphore_[a-z_]*\.c|samples/semaphore/[a-z_]*\.[ch]):[0-9]+(:[0-9]+)?: (warning|error):'
 

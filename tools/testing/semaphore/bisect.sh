@@ -32,6 +32,8 @@ for c in $commits; do
 		--json="$bdir/kunit.json" --timeout=300 \
 		--kconfig_add=CONFIG_SMP=y --kconfig_add=CONFIG_MODULES=y \
 		--kconfig_add=CONFIG_DEBUG_KERNEL=y \
+		--kconfig_add=CONFIG_FTRACE=y \
+		--kconfig_add=CONFIG_ENABLE_DEFAULT_TRACERS=y \
 		--kconfig_add=CONFIG_LOCK_TORTURE_TEST=m \
 		--qemu_args=-smp --qemu_args=2) > "$log" 2>&1
 	if RESULTS=/dev/null python3 "$HERE/kunit_results.py" "$bdir/kunit.json" \

@@ -159,5 +159,11 @@ kunit_run_args() {
 		kargs+=(--kconfig_add=CONFIG_SMP=y --qemu_args=-smp
 			--qemu_args="$arch_smp")
 	fi
-	true
+	# Tracepoints for the semaphore_trace suite, where the port has them
+	# (6.12's m68k and alpha have no TRACING_SUPPORT: the cases skip).
+	case $1 in
+	m68k | alpha) ;;
+	*) kargs+=(--kconfig_add=CONFIG_FTRACE=y
+		   --kconfig_add=CONFIG_ENABLE_DEFAULT_TRACERS=y) ;;
+	esac
 }

@@ -19,7 +19,7 @@ command -v sparse >/dev/null || need_pkgs sparse
 # The configurations are objcheck.sh's; the pristine tree has the old
 # semaphore and no async suite or sample.
 . "$HERE/objcheck.conf"
-new_objs="lib/semaphore.o lib/tests/semaphore_async_kunit.o lib/tests/semaphore_lifetime_kunit.o samples/semaphore/semaphore_async_sample.o samples/semaphore/semaphore_aio.o"
+new_objs="lib/semaphore.o lib/tests/semaphore_async_kunit.o lib/tests/semaphore_lifetime_kunit.o lib/tests/semaphore_trace_kunit.o samples/semaphore/semaphore_async_sample.o samples/semaphore/semaphore_aio.o"
 
 # sparse_count TREE_DIR OUT CONFIG OBJS...: warnings per object on stdout
 # as "OBJ COUNT"; the configuration is made if missing.
