@@ -856,9 +856,10 @@ static void sem_hint_work(struct work_struct *work)
 	complete(&r->ran);
 }
 
+/* On the test's stack: sem_async_destroy_onstack() when done. */
 static void sem_hint_req_init(struct sem_hint_req *r, struct semaphore *sem)
 {
-	sem_async_init(&r->req, sem_hint_work);
+	sem_async_init_onstack(&r->req, sem_hint_work);
 	r->sem = sem;
 	r->hint = 0;
 	r->hold = 0;
@@ -899,6 +900,7 @@ static void sem_async_test_holder_hint(struct kunit *test)
 	flush_work(&r.req.work);
 	KUNIT_EXPECT_EQ(test, r.hint, (unsigned long)sem_hint_work);
 	KUNIT_EXPECT_EQ(test, sem_holder_hint(&sem), 0UL);
+	sem_async_destroy_onstack(&r.req);
 
 	/* Granted at once, too. */
 	sem_hint_req_init(&r, &sem);
@@ -908,6 +910,7 @@ static void sem_async_test_holder_hint(struct kunit *test)
 	flush_work(&r.req.work);
 	KUNIT_EXPECT_EQ(test, r.hint, (unsigned long)sem_hint_work);
 	KUNIT_EXPECT_EQ(test, sem_holder_hint(&sem), 0UL);
+	sem_async_destroy_onstack(&r.req);
 
 	/* An entry's grant function, which keeps the unit. */
 	down(&sem);
@@ -1014,6 +1017,7 @@ static void sem_async_test_hung_holder(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->ret, 0);
 	sem_test_thread_put(test, t);
 	flush_work(&r.req.work);
+	sem_async_destroy_onstack(&r.req);
 	up(&sem);
 	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
 }

@@ -157,9 +157,10 @@ static void sem_trace_work(struct work_struct *work)
 	complete(&r->ran);
 }
 
+/* The requests live on the test's stack. */
 static void sem_trace_req_init(struct sem_trace_req *r, struct semaphore *sem)
 {
-	sem_async_init(&r->req, sem_trace_work);
+	sem_async_init_onstack(&r->req, sem_trace_work);
 	r->sem = sem;
 	init_completion(&r->ran);
 }
@@ -202,6 +203,7 @@ static void sem_trace_test_grant(struct kunit *test)
 	/* It waited the 20 ms between down_async() and up(). */
 	KUNIT_EXPECT_GE(test, READ_ONCE(log->wait_ns), 10 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+	sem_async_destroy_onstack(&r.req);
 }
 
 /* A request granted at once: no queue or grant event, only its work. */
@@ -217,6 +219,7 @@ static void sem_trace_test_immediate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, system_wq), 0);
 	sem_trace_wait_end(test, log, &r, 2);
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "SE");
+	sem_async_destroy_onstack(&r.req);
 }
 
 /* Queued, then removed by sem_async_cancel(): one cancel event, 0. */
@@ -237,6 +240,7 @@ static void sem_trace_test_cancel(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QC");
 	KUNIT_EXPECT_EQ(test, log->val[1], 0);
 	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+	sem_async_destroy_onstack(&r.req);
 }
 
 /*
@@ -288,6 +292,7 @@ static void sem_trace_test_cancel_sync_takes_off(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, log->val[1], 0);
 	KUNIT_EXPECT_FALSE(test, completion_done(&r.ran));
 	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+	sem_async_destroy_onstack(&r.req);
 }
 
 /*
@@ -310,6 +315,7 @@ static void sem_trace_test_shutdown(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QXSE");
 	KUNIT_EXPECT_EQ(test, log->val[2], -ESHUTDOWN);
 	KUNIT_EXPECT_EQ(test, sem_count(&sem), 0U);
+	sem_async_destroy_onstack(&r.req);
 }
 
 /*
@@ -344,6 +350,7 @@ static void sem_trace_test_shutdown_runs_work(struct kunit *test)
 	complete(&blk.release);
 	destroy_workqueue(wq);
 	destroy_work_on_stack(&blk.work);
+	sem_async_destroy_onstack(&r.req);
 }
 
 /* A down_entry() entry: queue and grant events, nothing else. */

@@ -40,6 +40,8 @@ start=$(date +%s)
 	grep --line-buffered -E '^\[[0-9:]+\] (Building|Starting|Testing|Elapsed|Configuring|Populating|Generating|=+|\[(PASSED|FAILED|SKIPPED|CRASHED)\])|ERROR|error:' 
 kunit_rc=${PIPESTATUS[0]}
 echo "kunit.py exited with $kunit_rc after $(( $(date +%s) - start )) s"
+# The whole console (kunit.py keeps only the last run's, in the build dir).
+[ -f "$bdir/test.log" ] && cp "$bdir/test.log" "$BUILD/logs/console-$tree_kind-$arch.log"
 
 python3 "$HERE/kunit_results.py" "$bdir/kunit.json" "$tree_kind-$arch" "${suites[@]}"
 rc=$?
