@@ -345,6 +345,12 @@ static inline void sem_debug_entry(struct sem_waiter *waiter, bool queued) { }
 static inline void sem_debug_waiter_init(struct sem_waiter *waiter) { }
 #endif /* CONFIG_DEBUG_SEMAPHORE */
 
+/* The holder hint of a unit granted to the down_async() request @waiter. */
+static __always_inline unsigned long sem_async_holder(struct sem_waiter *waiter)
+{
+	return (unsigned long)container_of(waiter, struct sem_async, waiter)->func;
+}
+
 #ifdef CONFIG_DETECT_HUNG_TASK_BLOCKER
 /*
  * The holder hint: a task_struct pointer or a function address, told
@@ -556,7 +562,6 @@ static void sem_trace_grant(struct semaphore *sem, struct sem_waiter *waiter)
 	}
 	trace_sem_entry_grant(sem, waiter, wait);
 }
-
 
 static noinline int __down_common(struct semaphore *sem, long state,
 				  long timeout);
@@ -803,8 +808,7 @@ static struct sem_waiter *__up(struct semaphore *sem,
 	sem_debug_entry(waiter, false);
 	sem_trace_grant(sem, waiter);
 	if (waiter->grant == sem_async_grant) {
-		sem_hint(sem, (unsigned long)container_of(waiter,
-				struct sem_async, waiter)->func);
+		sem_hint(sem, sem_async_holder(waiter));
 		sem_async_settle(sem, waiter, 0);
 		return NULL;
 	}
@@ -979,8 +983,7 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 		WRITE_ONCE(waiter->sem, sem);
 		if (sem_take_or_wait(sem)) {
 			if (wq) {
-				sem_hint(sem, (unsigned long)container_of(waiter,
-						struct sem_async, waiter)->func);
+				sem_hint(sem, sem_async_holder(waiter));
 				sem_async_settle(sem, waiter, 0);
 			} else {
 				sem_hint_caller(sem);
@@ -989,7 +992,7 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 			ret = 0;
 		} else {
 			sem_enqueue(sem, waiter);
-			sem_trace_queue(sem, waiter, wq != NULL);
+			sem_trace_queue(sem, waiter, !!wq);
 			sem_debug_entry(waiter, true);
 			/*
 			 * Release: whoever sees QUEUED without sem->lock (a
@@ -1252,10 +1255,7 @@ static void sem_async_start(struct sem_async *req,
 	run->takeoff = state == SEM_WAITER_IDLE;
 	hlist_del_init(&req->inflight.node);
 	hlist_add_head(&run->node, &sem_inflight_bucket(run->sem)->head);
-	/*
-	 * Release: a down_async() that sees DONE or IDLE (under another
-	 * semaphore's lock, not this bucket's) also sees the record unlinked.
-	 */
+	/* Release: who sees DONE or IDLE sees the record moved (down_async()). */
 	smp_store_release(&req->waiter.state, state);
 }
 

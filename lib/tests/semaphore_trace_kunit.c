@@ -28,7 +28,7 @@ enum sem_trace_ev {
 
 /* What the probes saw for one semaphore. */
 struct sem_trace_log {
-	spinlock_t		lock;
+	spinlock_t		lock;		/* the probes run on any CPU */
 	struct semaphore	*sem;
 	unsigned int		n;
 	char			ev[SEM_TRACE_MAX + 1];
