@@ -869,6 +869,20 @@ static void sem_hint_req_init(struct sem_hint_req *r, struct semaphore *sem)
 }
 
 /*
+ * Once @r's work function ran: it saw itself as the holder, and its up()
+ * cleared the hint.  Ends the request's life on the stack.
+ */
+static void sem_hint_req_check(struct kunit *test, struct sem_hint_req *r)
+{
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&r->ran,
+							    SEM_TEST_WAIT));
+	flush_work(&r->req.work);
+	KUNIT_EXPECT_EQ(test, r->hint, (unsigned long)sem_hint_work);
+	KUNIT_EXPECT_EQ(test, sem_holder_hint(r->sem), 0UL);
+	sem_async_destroy_onstack(&r->req);
+}
+
+/*
  * The hint names the task that took the unit, the work function of a
  * down_async() request or the grant function of a down_entry() entry
  * that holds it, the sleeper that up() handed it to; up() clears it.
@@ -895,22 +909,12 @@ static void sem_async_test_holder_hint(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, system_wq),
 			-EINPROGRESS);
 	up(&sem);
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&r.ran,
-							    SEM_TEST_WAIT));
-	flush_work(&r.req.work);
-	KUNIT_EXPECT_EQ(test, r.hint, (unsigned long)sem_hint_work);
-	KUNIT_EXPECT_EQ(test, sem_holder_hint(&sem), 0UL);
-	sem_async_destroy_onstack(&r.req);
+	sem_hint_req_check(test, &r);
 
 	/* Granted at once, too. */
 	sem_hint_req_init(&r, &sem);
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, system_wq), 0);
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&r.ran,
-							    SEM_TEST_WAIT));
-	flush_work(&r.req.work);
-	KUNIT_EXPECT_EQ(test, r.hint, (unsigned long)sem_hint_work);
-	KUNIT_EXPECT_EQ(test, sem_holder_hint(&sem), 0UL);
-	sem_async_destroy_onstack(&r.req);
+	sem_hint_req_check(test, &r);
 
 	/* An entry's grant function, which keeps the unit. */
 	down(&sem);

@@ -243,11 +243,7 @@ static void sem_trace_test_cancel(struct kunit *test)
 	sem_async_destroy_onstack(&r.req);
 }
 
-/*
- * Granted at once, its work pending behind a busy ordered workqueue, then
- * taken off by sem_async_cancel_sync(): the cancel finds it settled
- * (-EALREADY), then reports the take-off (0); the work never starts.
- */
+/* A work item that keeps an ordered workqueue busy. */
 struct sem_trace_blocker {
 	struct work_struct	work;
 	struct completion	running;
@@ -263,6 +259,36 @@ static void sem_trace_blocker_fn(struct work_struct *work)
 	wait_for_completion_timeout(&b->release, SEM_TEST_WAIT);
 }
 
+/* An ordered workqueue kept busy by @blk until sem_trace_unblock(). */
+static struct workqueue_struct *sem_trace_block(struct kunit *test,
+						struct sem_trace_blocker *blk)
+{
+	struct workqueue_struct *wq;
+
+	wq = alloc_ordered_workqueue("sem_trace_ordered", 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	INIT_WORK_ONSTACK(&blk->work, sem_trace_blocker_fn);
+	init_completion(&blk->running);
+	init_completion(&blk->release);
+	queue_work(wq, &blk->work);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&blk->running,
+							    SEM_TEST_WAIT));
+	return wq;
+}
+
+static void sem_trace_unblock(struct workqueue_struct *wq,
+			      struct sem_trace_blocker *blk)
+{
+	complete(&blk->release);
+	destroy_workqueue(wq);
+	destroy_work_on_stack(&blk->work);
+}
+
+/*
+ * Granted at once, its work pending behind a busy ordered workqueue, then
+ * taken off by sem_async_cancel_sync(): the cancel finds it settled
+ * (-EALREADY), then reports the take-off (0); the work never starts.
+ */
 static void sem_trace_test_cancel_sync_takes_off(struct kunit *test)
 {
 	struct sem_trace_log *log = test->priv;
@@ -271,22 +297,13 @@ static void sem_trace_test_cancel_sync_takes_off(struct kunit *test)
 	struct sem_trace_req r;
 	struct semaphore sem;
 
-	wq = alloc_ordered_workqueue("sem_trace_ordered", 0);
-	KUNIT_ASSERT_NOT_NULL(test, wq);
-	INIT_WORK_ONSTACK(&blk.work, sem_trace_blocker_fn);
-	init_completion(&blk.running);
-	init_completion(&blk.release);
-	queue_work(wq, &blk.work);
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&blk.running,
-							    SEM_TEST_WAIT));
+	wq = sem_trace_block(test, &blk);
 	sema_init(&sem, 1);
 	log->sem = &sem;
 	sem_trace_req_init(&r, &sem);
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, wq), 0);
 	KUNIT_EXPECT_EQ(test, sem_async_cancel_sync(&sem, &r.req), 0);
-	complete(&blk.release);
-	destroy_workqueue(wq);
-	destroy_work_on_stack(&blk.work);
+	sem_trace_unblock(wq, &blk);
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "CC");
 	KUNIT_EXPECT_EQ(test, log->val[0], -EALREADY);
 	KUNIT_EXPECT_EQ(test, log->val[1], 0);
@@ -330,14 +347,7 @@ static void sem_trace_test_shutdown_runs_work(struct kunit *test)
 	struct sem_trace_req r;
 	struct semaphore sem;
 
-	wq = alloc_ordered_workqueue("sem_trace_ordered", 0);
-	KUNIT_ASSERT_NOT_NULL(test, wq);
-	INIT_WORK_ONSTACK(&blk.work, sem_trace_blocker_fn);
-	init_completion(&blk.running);
-	init_completion(&blk.release);
-	queue_work(wq, &blk.work);
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&blk.running,
-							    SEM_TEST_WAIT));
+	wq = sem_trace_block(test, &blk);
 	sema_init(&sem, SEM_TEST_NO_UNITS);
 	log->sem = &sem;
 	sem_trace_req_init(&r, &sem);
@@ -347,9 +357,7 @@ static void sem_trace_test_shutdown_runs_work(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, completion_done(&r.ran));
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QXSE");
 	KUNIT_EXPECT_EQ(test, log->val[2], -ESHUTDOWN);
-	complete(&blk.release);
-	destroy_workqueue(wq);
-	destroy_work_on_stack(&blk.work);
+	sem_trace_unblock(wq, &blk);
 	sem_async_destroy_onstack(&r.req);
 }
 
