@@ -100,7 +100,7 @@ TRACE_EVENT(sem_async_work_end,
 	    TP_PROTO(struct semaphore *sem, const void *req),
 	    TP_ARGS(sem, req),
 	    TP_STRUCT__entry(__field(void *, sem)
-			     __field(void *, req)),
+			     __field(const void *, req)),
 	    TP_fast_assign(__entry->sem = sem;
 			   __entry->req = req;),
 	    TP_printk("sem=%p req=%p", __entry->sem, __entry->req)

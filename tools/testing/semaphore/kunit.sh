@@ -45,5 +45,19 @@ echo "kunit.py exited with $kunit_rc after $(( $(date +%s) - start )) s"
 
 python3 "$HERE/kunit_results.py" "$bdir/kunit.json" "$tree_kind-$arch" "${suites[@]}"
 rc=$?
+# A compiler warning in a file of the series fails the run, also where
+# the configuration does not turn warnings into errors.  Not for mutants:
+# a mutation may leave a helper unused, and only its tests must catch it.
+ours='(^|/)(lib/semaphore\.c|include/linux/semaphore\.h|include/trace/events/semaphore\.h|lib/tests/semaphore_[a-z_]*\.[ch]|samples/semaphore/[a-z_]*\.[ch]|kernel/hung_task\.c):[0-9]+:[0-9]+: (warning|error):'
+warnings=$(grep -E "$ours" "$log" | sort -u)
+if [ "$tree_kind" = mutant ]; then
+	:
+elif [ -z "$warnings" ]; then
+	record PASS "kunit/$tree_kind-$arch/build-warnings" "none in the series' files"
+else
+	record FAIL "kunit/$tree_kind-$arch/build-warnings" "$(echo "$warnings" | wc -l) in the series' files, see $log"
+	echo "$warnings" | head -5 | sed 's/^/    /'
+	rc=1
+fi
 [ $kunit_rc -eq 0 ] || rc=1
 exit $rc
