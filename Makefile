@@ -20,6 +20,7 @@
 #                   build/toolchains (Debian's has GCC bug 106609); once,
 #                   about 15 min on two cores; make arches uses it for sh
 #   make bench      benchmark, pristine against patched: build/bench.csv
+#   make workload   the real workloads of make bench alone: build/workload.csv
 #   make checkpatch scripts/checkpatch.pl --strict on every commit
 #   make kerneldoc  scripts/kernel-doc -none -Wall on every changed file
 #   make sparse     make C=2 on every touched file, pristine and patched
@@ -70,7 +71,7 @@ export RESULTS
 
 .PHONY: all test tree kunit hung arches bench checkpatch kerneldoc sparse \
 	bisect patches htmldocs mutation cocci objcheck internals torture \
-	aio sh-toolchain deps clean reset-results
+	aio sh-toolchain deps clean reset-results workload
 
 # Prepare build/linux and build/pristine, recording the step as a result.
 RECORD_TREE	= $(T)/record-step.sh tree $(T)/mktree.sh $(BUILD)/linux && \
@@ -117,6 +118,10 @@ sh-toolchain:
 # A benchmark, not a test: no results, no closing line.
 bench: tree
 	@$(T)/bench.sh $(BENCH_ARCHES)
+
+# The real workloads alone (make bench runs them too).
+workload: tree
+	@$(T)/workload.sh $(BENCH_ARCHES)
 
 checkpatch: reset-results tree
 	@$(T)/checkpatch.sh; $(T)/summary.sh

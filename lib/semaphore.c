@@ -456,10 +456,14 @@ static __always_inline bool sem_take_fast(struct semaphore *sem)
 {
 	int c = 1;	/* the guess: a free binary semaphore */
 
-	while (unlikely(!atomic_try_cmpxchg_acquire(&sem->count, &c, c - 1))) {
+	/* The guess in constants costs what mutex_lock() costs. */
+	if (likely(atomic_try_cmpxchg_acquire(&sem->count, &c, 0)))
+		goto taken;
+	do {
 		if (!(c & SEM_COUNT_MAX))
 			return false;
-	}
+	} while (!atomic_try_cmpxchg_acquire(&sem->count, &c, c - 1));
+taken:
 	sem_hint_caller(sem);
 	return true;
 }
@@ -706,17 +710,18 @@ void __sched up(struct semaphore *sem)
 	/* Before the release: a down after it may set a new hint. */
 	sem_hint(sem, 0);
 	/* Release: pairs with the acquire of the next down. */
-	while (unlikely(!atomic_try_cmpxchg_release(&sem->count, &c, c + 1))) {
-		/*
-		 * One test for both reasons to take the lock: SEM_WAITERS is
-		 * set (then no unit is free, and it stays set in c + 1), or
-		 * the count is at its maximum and c + 1 would carry into it.
-		 */
-		if ((c + 1U) & SEM_WAITERS) {
-			__up_slow(sem);
+	if (likely(atomic_try_cmpxchg_release(&sem->count, &c, 1)))
+		return;
+	/*
+	 * One test for both reasons to take the lock: SEM_WAITERS is set
+	 * (then no unit is free, and it stays set in c + 1), or the count is
+	 * at its maximum and c + 1 would carry into it.
+	 */
+	while (!((c + 1U) & SEM_WAITERS)) {
+		if (atomic_try_cmpxchg_release(&sem->count, &c, c + 1))
 			return;
-		}
 	}
+	__up_slow(sem);
 }
 EXPORT_SYMBOL(up);
 

@@ -8,7 +8,8 @@
 # it records no results in results.tsv.
 #
 # Usage: bench.sh [ARCH...]        (default: x86_64 arm64)
-# Environment: BENCH_RUNS (runs of each multi-CPU figure, default 3).
+# Environment: BENCH_RUNS (runs of each multi-CPU figure, default 3),
+# BENCH_WORKLOADS (0: leave out the real workloads of workload.sh).
 #
 # Single-thread figures (uncontended pairs, up()/cancel with queued
 # waiters, grant latency) run under QEMU -icount shift=0, where time is
@@ -16,6 +17,12 @@
 # the spread is printed.  Wake-up latency, contended throughput and
 # fairness need real concurrency (-smp 2 and -smp 4 under multi-threaded
 # TCG): median of BENCH_RUNS runs, with the spread (max-min)/median.
+# On arm64 the single-thread figures are taken again with -cpu cortex-a57
+# (metrics ending in _llsc): kunit.py's -cpu max has LSE atomics, the
+# Cortex-A57 has none, so the same kernel runs its LL/SC sequences; the
+# boot logs must show LSE detected in the first and not in the second.
+# Last, the real workloads of workload.sh (printk storm, XFS metadata
+# loop) add their rows to the same table.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -50,9 +57,10 @@ CONFIG_SMP=y
 CONFIG_NR_CPUS=8
 EOF
 
-# run_bench KIND ARCH TAG FILTER QEMU_ARGS...: one boot, figures to $raw.
+# run_bench KIND ARCH TAG FILTER QEMU_ARGS...: one boot, figures to $raw,
+# each metric's name followed by $SFX if set.
 run_bench() {
-	local kind=$1 arch=$2 tag=$3 filter=$4 tree bdir log
+	local kind=$1 arch=$2 tag=$3 filter=$4 tree bdir log sfx=${SFX:-}
 	shift 4
 	tree="$BUILD/bench-$kind"
 	bdir="$BUILD/bench-$kind-$arch"
@@ -66,8 +74,8 @@ run_bench() {
 	(cd "$tree" && python3 tools/testing/kunit/kunit.py "${args[@]}" "$filter") \
 		> "$log" 2>&1
 	grep -o 'semaphore_bench: [a-z0-9_]* [0-9.]*' "$log" |
-		awk -v k="$kind" -v a="$arch" -v t="$tag" \
-			'{print a "\t" k "\t" t "\t" $2 "\t" $3}' >> "$raw"
+		awk -v k="$kind" -v a="$arch" -v t="$tag" -v s="$sfx" \
+			'{print a "\t" k "\t" t "\t" $2 s "\t" $3}' >> "$raw"
 	if ! grep -q 'semaphore_bench: ' "$log"; then
 		echo "bench: no figures from $kind $arch $tag; see $log" >&2
 		failed=1
@@ -107,6 +115,23 @@ for arch in "${arches[@]}"; do
 				-icount shift=0
 		done
 	done
+	if [ "$arch" = arm64 ]; then
+		# kunit.py boots arm64 with -cpu max, which has LSE: the
+		# boot-time alternatives run the LSE atomics.  A Cortex-A57
+		# has none: the same kernel then runs the LL/SC sequences.
+		for kind in pristine patched; do
+			SFX=_llsc run_bench "$kind" "$arch" llsc \
+				'semaphore_bench.bench_single*' \
+				-icount shift=0 -cpu cortex-a57
+		done
+		lse_max=$(grep -c 'detected: LSE atomic' "$BUILD/logs/bench-patched-arm64-icount1.log")
+		lse_a57=$(grep -c 'detected: LSE atomic' "$BUILD/logs/bench-patched-arm64-llsc.log")
+		echo "bench: arm64 'CPU features: detected: LSE atomic instructions': $lse_max in the -cpu max boot, $lse_a57 in the cortex-a57 boot"
+		if [ "$lse_max" -eq 0 ] || [ "$lse_a57" -ne 0 ]; then
+			echo "bench: the arm64 boots do not run the atomics they should" >&2
+			failed=1
+		fi
+	fi
 	for i in $(seq "$runs"); do
 		for kind in pristine patched; do
 			run_bench "$kind" "$arch" "smp2-$i" 'semaphore_bench.bench_[lc]*' \
@@ -116,6 +141,12 @@ for arch in "${arches[@]}"; do
 		done
 	done
 done
+
+# The real workloads (workload.sh), pristine against patched, as rows
+# of the same table.
+if [ "${BENCH_WORKLOADS:-1}" != 0 ]; then
+	WORKLOAD_RAW="$raw" "$HERE/workload.sh" "${arches[@]}" || failed=1
+fi
 
 python3 "$HERE/bench_table.py" "$raw" "$csv"
 echo "bench: $(( ($(date +%s) - start) / 60 )) min; figures in $csv, logs in $BUILD/logs/bench-*.log"

@@ -7,6 +7,13 @@ Usage: bench_table.py RAW CSV
 RAW lines: arch, tree (pristine|patched), run tag, metric, value (tabs).
 Each cell is the median of its runs; the spread is (max - min) / median
 over those runs, in percent.  Ratio is patched / pristine.
+
+Derived rows (patched column only), so that a workload's saving can be
+checked against the microbenchmark:
+  pair_saving_per_sem_op_ns   (pristine - patched) of down_up_pair_ns / 2
+  W_saving_per_sem_op_ns      (pristine - patched) of W_ns_per_X divided
+                              by W_sem_ops_per_X (patched), for each
+                              workload W (workload.sh)
 """
 import csv
 import statistics
@@ -39,6 +46,21 @@ def main():
         q, qs = cell(arch, 'patched', metric)
         ratio = q / p if p and q is not None else None
         rows.append((arch, metric, p, ps, q, qs, ratio))
+
+    derived = []
+    for arch, metric, p, _, q, _, _ in rows:
+        if p is None or q is None:
+            continue
+        if metric == 'down_up_pair_ns':
+            derived.append((arch, 'pair_saving_per_sem_op_ns', None, None,
+                            (p - q) / 2, (0.0, 1), None))
+        elif '_ns_per_' in metric:
+            work, unit = metric.split('_ns_per_', 1)
+            ops, _ = cell(arch, 'patched', f'{work}_sem_ops_per_{unit}')
+            if ops:
+                derived.append((arch, f'{work}_saving_per_sem_op_ns', None,
+                                None, (p - q) / ops, (0.0, 1), None))
+    rows += derived
 
     def fmt(v, s):
         if v is None:
