@@ -84,13 +84,21 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* Write @val to @path; tracefs filters take one word per write(). */
 static void put(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC);
-	ssize_t len = strlen(val);
+	size_t done = 0, len = strlen(val);
+	ssize_t n;
 
-	if (fd < 0 || write(fd, val, len) != len)
-		die("write '%s' to %s", val, path);
+	if (fd < 0)
+		die("open %s", path);
+	while (done < len) {
+		n = write(fd, val + done, len - done);
+		if (n <= 0)
+			die("write '%s' to %s", val + done, path);
+		done += n;
+	}
 	close(fd);
 }
 
