@@ -126,7 +126,9 @@ body=$(mktemp)
 	table arches "make arches"
 	echo
 	echo "Benchmark (make bench under QEMU; ns, operations per second or a ratio;"
-	echo "ratio = patched / pristine; single-thread ns are guest instructions, -icount):"
+	echo "ratio = patched / pristine; single-thread and workload ns are guest"
+	echo "instructions under -icount; _llsc: arm64 -cpu cortex-a57, without LSE;"
+	echo "printk_*, xfs_*: the real workloads of workload.sh, per record or file):"
 	echo
 	table bench "make bench"
 } > "$body"

@@ -9,11 +9,14 @@
 #   printk_ns_per_record    100,000 records to /dev/kmsg, none printed
 #                           (console_sem: down_trylock() and up())
 #   xfs_ns_per_file         create, stat and unlink of 10,000 files on
-#                           XFS on brd (xfs_buf::b_sema)
+#                           a fresh XFS on brd (xfs_buf::b_sema)
 #   *_sem_ops_per_*         calls of the semaphore API per record or
 #                           file, counted by the function profiler in a
 #                           separate, smaller run
 # A benchmark, not a test: it records no results in results.tsv.
+#
+# Each timed figure comes twice per boot, in the same state, and each
+# kernel boots twice (n=4): the spread is what the figures do not repeat.
 #
 # Usage: workload.sh [ARCH...]    (x86_64, arm64; default both)
 # Environment: WORKLOAD_RAW (append the raw figures to this file, as
@@ -94,7 +97,7 @@ run_workload() {
 	: > "$log"
 	"$qemu" -nodefaults -m 1024 -smp 1 -icount shift=0,sleep=off \
 		"${qemu_args[@]}" -kernel "$bdir/$image" -initrd "$cpio" \
-		-append "console=$console rdinit=/init panic=-1 printk.devkmsg=on brd.rd_nr=1 brd.rd_size=131072" \
+		-append "console=$console rdinit=/init panic=-1 printk.devkmsg=on nokaslr brd.rd_nr=3 brd.rd_size=131072" \
 		-no-reboot -nographic -serial stdio </dev/null > "$log" 2>&1 &
 	qemu_wait $! "$log" "$limit" workload.sh
 	sed -e 's/\r$//' "$log" | grep -E '^semaphore_workload: [a-z_]+ [0-9.]+$' |
