@@ -66,13 +66,10 @@ if ! "${arch_cross}gcc" -static -O2 -Wall -Werror \
 	tail -5 "$blog"
 	fail_all "selftest build failed (see $blog)"
 fi
-gcc -O2 -o "$dir/gen_init_cpio" "$tree/usr/gen_init_cpio.c" >> "$blog" 2>&1 ||
-	fail_all "gen_init_cpio build failed"
-printf '%s\n' "dir /dev 0755 0 0" "nod /dev/console 0600 0 0 c 5 1" \
-	"dir /proc 0555 0 0" "file /init $dir/initramfs/init 0755 0 0" \
-	"file /semaphore_aio.ko $ko 0644 0 0" > "$dir/initramfs.list"
-"$dir/gen_init_cpio" "$dir/initramfs.list" > "$dir/initramfs.cpio" ||
-	fail_all "gen_init_cpio failed"
+initramfs_cpio "$tree" "$dir/initramfs.cpio" "dir /proc 0555 0 0" \
+	"file /init $dir/initramfs/init 0755 0 0" \
+	"file /semaphore_aio.ko $ko 0644 0 0" >> "$blog" 2>&1 ||
+	fail_all "gen_init_cpio failed (see $blog)"
 
 say "aio: booting $arch under QEMU (console in $log)"
 : > "$log"

@@ -98,6 +98,18 @@ tree_dir() {
 	esac
 }
 
+# initramfs_cpio TREE OUT ENTRY...: the initramfs OUT, made with TREE's
+# usr/gen_init_cpio from a /dev with a console and the gen_init_cpio
+# list ENTRY lines; the tool and the list are kept beside OUT.
+initramfs_cpio() {
+	local tree=$1 out=$2
+	shift 2
+	gcc -O2 -o "$out.gen_init_cpio" "$tree/usr/gen_init_cpio.c" || return 1
+	printf '%s\n' "dir /dev 0755 0 0" "nod /dev/console 0600 0 0 c 5 1" \
+		"$@" > "$out.list"
+	"$out.gen_init_cpio" "$out.list" > "$out"
+}
+
 # qemu_wait PID LOG LIMIT WHO: wait until the QEMU of PID, whose console
 # is LOG, has powered off, halted or panicked, at most LIMIT seconds (then
 # "WHO: no power-off after LIMIT s, stopped QEMU" goes to LOG), and stop it.

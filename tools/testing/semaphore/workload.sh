@@ -87,9 +87,10 @@ build_kernel() {
 		die "workload: $kind $arch does not build; see $blog"
 }
 
-# run_workload KIND ARCH: one boot; its figures to $raw.
+# run_workload KIND ARCH BOOT: one boot; its figures to $raw, tagged
+# bootBOOT-runN.
 run_workload() {
-	local kind=$1 arch=$2 bdir log cpio
+	local kind=$1 arch=$2 boot=$3 bdir log cpio
 	bdir="$BUILD/workload-$kind-$arch"
 	cpio="$BUILD/workload-$arch.cpio"
 	log="$BUILD/logs/workload-$kind-$arch.log"
@@ -101,8 +102,8 @@ run_workload() {
 		-no-reboot -nographic -serial stdio </dev/null > "$log" 2>&1 &
 	qemu_wait $! "$log" "$limit" workload.sh
 	sed -e 's/\r$//' "$log" | grep -E '^semaphore_workload: [a-z_]+ [0-9.]+$' |
-		awk -v k="$kind" -v a="$arch" \
-			'{n[$2]++; print a "\t" k "\tboot-run" n[$2] "\t" $2 "\t" $3}' >> "$raw"
+		awk -v k="$kind" -v a="$arch" -v b="$boot" \
+			'{n[$2]++; print a "\t" k "\tboot" b "-run" n[$2] "\t" $2 "\t" $3}' >> "$raw"
 	if ! grep -q '^semaphore_workload: done' "$log"; then
 		echo "workload: $kind on $arch did not finish:" >&2
 		grep -E 'semaphore_workload: error|no power-off|Kernel panic|BUG|WARNING' "$log" | head -5 >&2
@@ -125,19 +126,14 @@ for arch in "${arches[@]}"; do
 	"${arch_cross}gcc" -static -O2 -Wall -Werror -o "$dir/init" \
 		"$HERE/workload/semaphore_workload.c" ||
 		die "workload: cannot build semaphore_workload for $arch"
-	gcc -O2 -o "$dir/gen_init_cpio" "$(tree_dir patched)/usr/gen_init_cpio.c" ||
-		die "workload: cannot build gen_init_cpio"
-	printf '%s\n' "dir /dev 0755 0 0" "nod /dev/console 0600 0 0 c 5 1" \
-		"file /init $dir/init 0755 0 0" "file /xfs.map $map 0644 0 0" \
-		> "$dir/initramfs.list"
-	"$dir/gen_init_cpio" "$dir/initramfs.list" > "$BUILD/workload-$arch.cpio" ||
+	initramfs_cpio "$(tree_dir patched)" "$BUILD/workload-$arch.cpio" \
+		"file /init $dir/init 0755 0 0" "file /xfs.map $map 0644 0 0" ||
 		die "workload: gen_init_cpio failed"
 
 	# Pristine and patched alternately, twice.
 	for i in 1 2; do
 		for kind in pristine patched; do
-			run_workload "$kind" "$arch"
-			sed -i "s/\tboot-run\([0-9]\)\t/\tboot$i-run\1\t/" "$raw"
+			run_workload "$kind" "$arch" "$i"
 		done
 	done
 done
