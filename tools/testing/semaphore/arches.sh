@@ -196,7 +196,13 @@ for arch in "${arches[@]}"; do
 		ok=1
 		[ "$boot" = booted ] && [ "$f" -eq 0 ] || ok=0
 		# The KUnit cases are results already (kunit.sh); sparse too.
-		if v=$(sparse_verdict "$arch" "$tree" "$sp"); then
+		# "-": nothing was checked (the build failed, which fails the
+		# cell, or it built none of the series' objects): a skip, not a
+		# pass.
+		v=
+		if [ "$sp" = - ]; then
+			record SKIP "arches/sparse/$tree-$arch" "nothing checked: $boot"
+		elif v=$(sparse_verdict "$arch" "$tree" "$sp"); then
 			record PASS "arches/sparse/$tree-$arch" "$sp warnings in the series' files${v:+; $v}"
 		else
 			ok=0
