@@ -6,6 +6,10 @@
 # step is an incremental build), build it for x86_64 with the semaphore
 # KUnit configuration, plus locktorture as a module (built, not loaded),
 # and run the suites that exist at that commit.  One result per commit.
+#
+# BISECT_FROM=N (default 1) starts at the Nth commit of the series, so
+# that a run cut short can be finished later; its first build is then a
+# full one.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -18,8 +22,15 @@ rc=0
 i=0
 commits=$(git -C "$LINUX" rev-list --reverse fixed-base..series)
 total=$(echo "$commits" | wc -w)
+from=${BISECT_FROM:-1}
+case $from in
+'' | *[!0-9]*) die "BISECT_FROM must be a commit number, 1 to $total" ;;
+esac
+[ "$from" -ge 1 ] && [ "$from" -le "$total" ] ||
+	die "BISECT_FROM=$from: the series has commits 1 to $total"
 for c in $commits; do
 	i=$((i + 1))
+	[ "$i" -lt "$from" ] && continue
 	subject=$(git -C "$LINUX" log -1 --format=%s "$c")
 	short=$(git -C "$LINUX" rev-parse --short "$c")
 	say "bisect [$i/$total] $short $subject"
