@@ -165,7 +165,6 @@ sparse_verdict() {
 		return 0
 	fi
 	[ "$psp" = - ] && psp=0
-	[ "$sp" = - ] && return 0
 	case "$psp" in
 	failed*) echo "sparse: pristine cell failed"; return 1 ;;
 	esac
