@@ -167,6 +167,25 @@ static struct sem_inflight_bucket *sem_inflight_bucket(struct semaphore *sem)
 }
 
 /*
+ * The work functions that sem_shutdown() calls itself (see
+ * sem_async_drain()).  The workqueue does not know that they run, so it
+ * would run a request that such a function submits again at the same
+ * time: sem_async_settle() finds the run here and leaves the queueing to
+ * it, for when the function has returned (sem_async_run()).  Rare, hence
+ * one list and a count that keeps sem_async_settle() from looking.
+ */
+struct sem_inline_run {
+	struct hlist_node	node;
+	struct sem_async	*req;
+	struct task_struct	*task;
+	bool			requeue;
+};
+
+static DEFINE_RAW_SPINLOCK(sem_inline_lock);
+static HLIST_HEAD(sem_inline_runs);
+static atomic_t sem_inline_count = ATOMIC_INIT(0);
+
+/*
  * Grant functions that are settled while another grant function runs on
  * the same CPU are queued here and run by the outer caller once it
  * returns, so that a grant function calling up() cannot recurse.
@@ -1285,16 +1304,106 @@ static void sem_async_end(struct sem_async_inflight *run)
 }
 
 /*
+ * Queue the work of @req, whose record sem_async_settle() hashed, under
+ * its bucket lock; see sem_async_settle() for the failure.
+ */
+static void sem_async_queue(struct sem_async *req)
+{
+	if (likely(queue_work(req->wq, &req->work)))
+		return;
+	if (!work_pending(&req->work)) {
+		hlist_del_init(&req->inflight.node);
+		/* Release: as in sem_async_start(). */
+		smp_store_release(&req->waiter.state, SEM_WAITER_DONE);
+	}
+	WARN_ONCE(1, "semaphore %p: work of request %p %s\n",
+		  req->inflight.sem, req, work_pending(&req->work) ?
+		  "was already pending" : "cannot be queued: request dropped");
+}
+
+/*
  * Run the work function of @req, whose record @run sem_async_start()
  * put in flight, traced, and take the record out.  For the work item and
  * for sem_shutdown(), which runs work that has not started itself.
  */
-static void sem_async_run(struct sem_async *req, struct sem_async_inflight *run)
+static void sem_async_run(struct sem_async *req, struct sem_async_inflight *run,
+			  bool inline_run)
 {
+	struct sem_inline_run irun = { .req = req, .task = current };
+	struct sem_inflight_bucket *b;
+	unsigned long flags;
+
+	if (inline_run) {
+		raw_spin_lock_irqsave(&sem_inline_lock, flags);
+		hlist_add_head(&irun.node, &sem_inline_runs);
+		atomic_inc(&sem_inline_count);
+		raw_spin_unlock_irqrestore(&sem_inline_lock, flags);
+	}
 	trace_sem_async_work_start(run->sem, req, READ_ONCE(req->status));
 	req->func(&req->work);
 	/* @req may have been freed by now. */
 	trace_sem_async_work_end(run->sem, req);
+	if (inline_run) {
+		raw_spin_lock_irqsave(&sem_inline_lock, flags);
+		hlist_del(&irun.node);
+		atomic_dec(&sem_inline_count);
+		raw_spin_unlock_irqrestore(&sem_inline_lock, flags);
+		/*
+		 * The function submitted @req again and it was granted: it is
+		 * the semaphore's until its work runs, so it is alive.  Queue
+		 * the work under the bucket lock, as sem_async_settle() does,
+		 * and before our record goes: a drain that found the grant's
+		 * record held by this run waits for that.
+		 */
+		if (irun.requeue) {
+			b = sem_inflight_bucket(req->inflight.sem);
+			raw_spin_lock_irqsave(&b->lock, flags);
+			req->inflight.task = NULL;
+			sem_async_queue(req);
+			raw_spin_unlock_irqrestore(&b->lock, flags);
+		}
+	}
+	sem_async_end(run);
+}
+
+/*
+ * Whether the function of @req runs in sem_shutdown()'s hands; then that
+ * run queues @req's work once it has returned, and until then the new
+ * grant's record is marked as held by its task, which drains treat as
+ * running (and as their own, in that task).  Under sem->lock and the
+ * bucket lock of @req's new grant.
+ */
+static bool sem_async_defer_queue(struct sem_async *req)
+{
+	struct sem_inline_run *irun;
+	bool found = false;
+
+	if (likely(!atomic_read(&sem_inline_count)))
+		return false;
+	raw_spin_lock(&sem_inline_lock);
+	hlist_for_each_entry(irun, &sem_inline_runs, node) {
+		if (irun->req == req) {
+			irun->requeue = true;
+			req->inflight.task = irun->task;
+			found = true;
+			break;
+		}
+	}
+	raw_spin_unlock(&sem_inline_lock);
+	return found;
+}
+
+/*
+ * Give back the unit of @req's grant instead of running its work function
+ * (sem_async_cancel_sync() took it off, or the work started while one
+ * runs), once sem_async_start() moved it to IDLE with @run in flight.
+ */
+static void sem_async_give_back(struct sem_async *req,
+				struct sem_async_inflight *run, int status)
+{
+	trace_sem_entry_cancel(run->sem, &req->waiter, 0);
+	if (!status)
+		up(run->sem);
 	sem_async_end(run);
 }
 
@@ -1322,23 +1431,21 @@ static void sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
 	smp_store_release(&waiter->state, SEM_WAITER_GRANTING);
 	/*
 	 * Queued under the bucket lock: a hashed record is always either
-	 * pending on its workqueue or started (sem_async_can_take()).  The
+	 * pending on its workqueue or started (sem_async_can_take()), or
+	 * its queueing is left to a run of its function that sem_shutdown()
+	 * makes (sem_async_defer_queue()), which queues it before its own
+	 * record goes away, so that a drain that waits sees it queued.  The
 	 * state machine lets a request be granted only while its work is
 	 * not pending.  If it is anyway (queued by hand), that one run serves
 	 * this grant: it finds and moves this record.  If it cannot be queued
-	 * at all (a workqueue being destroyed), the request is dropped with a
-	 * warning rather than left in flight for ever.
+	 * at all, which in 6.12 means that someone disabled the work item
+	 * (a member private to this file), the request is dropped with a
+	 * warning rather than left in flight for ever, and a unit it was
+	 * granted is lost.  (A workqueue being destroyed does not get here:
+	 * queue_work() warns and reports success.)
 	 */
-	if (unlikely(!queue_work(req->wq, &req->work))) {
-		if (!work_pending(&req->work)) {
-			hlist_del_init(&req->inflight.node);
-			/* Release: as in sem_async_start(). */
-			smp_store_release(&waiter->state, SEM_WAITER_DONE);
-		}
-		WARN_ONCE(1, "semaphore %p: work of request %p %s\n", sem, req,
-			  work_pending(&req->work) ? "was already pending" :
-			  "cannot be queued: request dropped");
-	}
+	if (!sem_async_defer_queue(req))
+		sem_async_queue(req);
 	raw_spin_unlock(&b->lock);
 }
 
@@ -1356,19 +1463,25 @@ static bool sem_async_can_take(struct sem_async_inflight *r)
 	       !(work_busy(work) & WORK_BUSY_RUNNING) && cancel_work(work);
 }
 
+/* What sem_async_drain() found, besides waiting. */
+#define SEM_DRAIN_TAKEN		1	/* @req's pending work taken off */
+#define SEM_DRAIN_SELF		2	/* the caller's own work left out */
+
 /*
  * Wait until no down_async() request of @sem, or with @sem NULL no run of
  * @req, is in flight.  Work that has not started is not waited for: it
  * may be queued behind the caller (an ordered workqueue, or a worker that
  * waits for a lock the caller holds), so it is taken off its workqueue
  * and, for sem_shutdown(), its function runs here; for
- * sem_async_cancel_sync() the unit it holds is given back instead and the
- * function does not run.  The caller's own work function (a call from it
- * is a bug) is left out, with a warning, rather than waited for.
- * Return: whether @req's pending work was taken off, here or by a
- * concurrent sem_async_cancel_sync() that this call waited for.
+ * sem_async_cancel_sync(), or for sem_shutdown() while one runs for the
+ * request, the unit it holds is given back instead and the function does
+ * not run.  The caller's own work function (a call from it is a bug) is
+ * left out, with a warning, rather than waited for.
+ * Return: SEM_DRAIN_TAKEN if @req's pending work was taken off, here or
+ * by a concurrent sem_async_cancel_sync() that this call waited for;
+ * SEM_DRAIN_SELF if the caller's own work was left out.
  */
-static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
+static int sem_async_drain(struct semaphore *sem, struct sem_async *req)
 {
 	struct sem_inflight_bucket *b;
 	struct sem_async_inflight *r, run;
@@ -1378,6 +1491,7 @@ static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
 
 	for (;;) {
 		struct sem_async *take = NULL;
+		bool run_it = false;
 
 		/* Acquire: read before the scan, so no removal is missed. */
 		gen = atomic_read_acquire(&sem_async_gen);
@@ -1411,25 +1525,29 @@ static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
 				 * its unit back.  In flight until that is done,
 				 * so that a concurrent sem_shutdown() or cancel
 				 * does not return (and free) before our up().
+				 * A sem_async_cancel_sync() that runs for the
+				 * request may have missed this grant: as in
+				 * sem_async_workfn(), the increment it made
+				 * before its scan is seen under this lock if
+				 * its scan of this bucket came first.
 				 */
 				status = READ_ONCE(take->status);
-				sem_async_start(take, &run, sem ?
+				run_it = sem && !atomic_read(&take->cancelling);
+				sem_async_start(take, &run, run_it ?
 						SEM_WAITER_DONE : SEM_WAITER_IDLE);
 			}
 			raw_spin_unlock_irqrestore(&b->lock, flags);
 			if (sem)
 				break;
 		}
-		if (take && sem) {
-			sem_async_run(take, &run);
+		if (run_it) {
+			sem_async_run(take, &run, true);
 			continue;
 		}
 		if (take) {
-			trace_sem_entry_cancel(run.sem, &take->waiter, 0);
-			if (!status)
-				up(run.sem);
-			sem_async_end(&run);
-			taken = true;
+			sem_async_give_back(take, &run, status);
+			if (!sem)
+				taken = true;
 			continue;
 		}
 		if (!busy)
@@ -1440,7 +1558,7 @@ static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
 		  "semaphore %p: %s from a work function it would wait for\n",
 		  sem ? sem : req->inflight.sem,
 		  sem ? "sem_shutdown()" : "sem_async_cancel_sync()");
-	return taken;
+	return (taken ? SEM_DRAIN_TAKEN : 0) | (self ? SEM_DRAIN_SELF : 0);
 }
 
 /**
@@ -1466,10 +1584,16 @@ static bool sem_async_drain(struct semaphore *sem, struct sem_async *req)
  * as usual.  sema_init() clears the shut-down state, once nobody uses the
  * semaphore any more.
  *
+ * A request of this semaphore whose function still runs for an earlier
+ * grant (of this or another semaphore: the function submitted it again)
+ * counts as running: its pending work waits for that run, and so does
+ * sem_shutdown().
+ *
  * Context: Process context; sleeps.  Must not be called from a grant
  * function, from the work function of one of this semaphore's requests
  * (that one is not waited for, with a warning), or with a lock held that
- * this semaphore's work functions take.
+ * the work function of one of this semaphore's requests takes, whatever
+ * grant it runs for.
  */
 void sem_shutdown(struct semaphore *sem)
 {
@@ -1497,6 +1621,8 @@ static void sem_async_workfn(struct work_struct *work)
 	struct sem_inflight_bucket *b;
 	struct sem_async_inflight run;
 	unsigned long flags;
+	bool run_it;
+	int status;
 
 	b = sem_inflight_bucket(READ_ONCE(req->inflight.sem));
 	raw_spin_lock_irqsave(&b->lock, flags);
@@ -1506,10 +1632,24 @@ static void sem_async_workfn(struct work_struct *work)
 			  req);
 		return;
 	}
-	sem_async_start(req, &run, SEM_WAITER_DONE);
+	/*
+	 * A sem_async_cancel_sync() runs for @req and its scan may have
+	 * missed this grant (the request was queued when it looked, and
+	 * granted after): give the unit back rather than run the function
+	 * while that call returns.  Its increment, made before its scan of
+	 * this bucket, is seen under this lock if this start comes after
+	 * the scan; if it comes before, the scan sees the started record
+	 * and waits for it.
+	 */
+	status = READ_ONCE(req->status);
+	run_it = !atomic_read(&req->cancelling);
+	sem_async_start(req, &run, run_it ? SEM_WAITER_DONE : SEM_WAITER_IDLE);
 	raw_spin_unlock_irqrestore(&b->lock, flags);
 
-	sem_async_run(req, &run);
+	if (run_it)
+		sem_async_run(req, &run, false);
+	else
+		sem_async_give_back(req, &run, status);
 }
 
 /*
@@ -1683,8 +1823,10 @@ EXPORT_SYMBOL(sem_async_cancel);
  * has returned.
  *
  * Context: Process context; sleeps.  Must not be called from @req's own
- * work function (that run is not waited for, with a warning), nor with a
- * lock held that the work function takes.
+ * work function (that run is not waited for, with a warning, nor is a
+ * grant of @req whose work is queued behind it: the call then returns
+ * -EALREADY with @req still in flight), nor with a lock held that the
+ * work function takes.
  * Return: 0 if the work function will not run for the last submission of
  * @req (it was removed, or taken off before it started), -EALREADY if it
  * ran, -ENOENT if @req was not submitted (a work function still running
@@ -1696,11 +1838,19 @@ int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
 {
 	struct semaphore *cur;
 	unsigned int state;
-	int ret, r;
+	bool idle_seen = false;
+	int found, ret, r;
 
 	might_sleep();
 	atomic_inc(&req->cancelling);
-	/* Seen by every down_async() that takes a lock after this. */
+	/*
+	 * Seen by a down_async() that takes @sem's lock after the
+	 * __sem_cancel() below, and by a work item (or sem_shutdown()) that
+	 * starts @req under a bucket lock after the scan of the drain below
+	 * passed that bucket.  A down_async() that is not ordered after this
+	 * (its own work function's, on another semaphore) may still submit
+	 * @req: the loop below deals with that.
+	 */
 	smp_mb__after_atomic();
 	ret = __sem_cancel(sem, &req->waiter, true);
 	if (ret == -EINVAL) {
@@ -1714,15 +1864,36 @@ int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
 				   true);
 	}
 	for (;;) {
-		if (sem_async_drain(NULL, req))
+		found = sem_async_drain(NULL, req);
+		if (found & SEM_DRAIN_TAKEN)
 			ret = 0;
 		/*
 		 * A run that ended may have submitted @req again before it saw
 		 * ->cancelling, on @sem or another semaphore: its stores are
-		 * visible here, after the bucket locks of the drain.
+		 * visible here, after the bucket locks of the drain.  A run
+		 * that starts after the drain's scan passed its bucket sees
+		 * ->cancelling and gives the unit back instead (the work item,
+		 * sem_shutdown()), so DONE is a run that the drain saw end.
 		 */
 		state = smp_load_acquire(&req->waiter.state);
+		/*
+		 * IDLE after a take-off that the scan did not see (the work
+		 * item's, or a concurrent call's, both after the scan passed
+		 * the bucket): its record stays hashed until its up() has
+		 * returned, so a second drain, after this acquire, waits for
+		 * it.  Until then the semaphore is still used for @req.
+		 */
+		if (state == SEM_WAITER_IDLE && !idle_seen) {
+			idle_seen = true;
+			continue;
+		}
 		if (state != SEM_WAITER_QUEUED && state != SEM_WAITER_GRANTING)
+			break;
+		/*
+		 * Called from @req's own work function (a bug, warned about):
+		 * a grant pending behind the caller is not waited for.
+		 */
+		if ((found & SEM_DRAIN_SELF) && state == SEM_WAITER_GRANTING)
 			break;
 		cur = READ_ONCE(req->waiter.sem);
 		r = __sem_cancel(cur, &req->waiter, true);
@@ -1731,6 +1902,13 @@ int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
 	}
 	if (ret == -EINVAL)
 		ret = -ENOENT;
+	/*
+	 * The grant that made it -EALREADY was taken off by a concurrent call
+	 * or by the work item itself, after this call's scan: the function
+	 * did not run for it.
+	 */
+	if (ret == -EALREADY && state == SEM_WAITER_IDLE)
+		ret = 0;
 	atomic_dec(&req->cancelling);
 	return ret;
 }

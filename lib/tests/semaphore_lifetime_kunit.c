@@ -856,6 +856,156 @@ static void sem_life_test_resubmit_from_work(struct kunit *test)
 	kfree(r);
 }
 
+/*
+ * A request whose first run submits it again to a second semaphore and
+ * lets that run start, and what the runs saw of each other.
+ */
+struct sem_life_twice {
+	struct sem_async	req;
+	struct workqueue_struct	*wq;
+	struct semaphore	*first;
+	struct semaphore	*second;
+	struct sem_life_blocker	*blk;	/* released by the first run */
+	bool			cancel;	/* the first run cancels it, too */
+	atomic_t		running;
+	atomic_t		runs;
+	atomic_t		overlaps;
+	int			resubmit_ret;
+	int			cancel_ret;
+	struct task_struct	*first_task;
+	struct completion	first_done;
+	struct completion	ran_twice;
+};
+
+static void sem_life_twice_fn(struct work_struct *work)
+{
+	struct sem_life_twice *t = container_of(to_sem_async(work),
+						struct sem_life_twice, req);
+	int status = sem_async_status(&t->req);
+	int run;
+
+	if (atomic_inc_return(&t->running) > 1)
+		atomic_inc(&t->overlaps);
+	run = atomic_inc_return(&t->runs);
+	if (run == 1) {
+		t->first_task = current;
+		if (!status)
+			up(t->first);
+		t->resubmit_ret = down_async(t->second, &t->req, t->wq);
+		if (t->blk)
+			complete(&t->blk->release);
+		if (t->cancel)
+			t->cancel_ret = sem_async_cancel_sync(t->second,
+							      &t->req);
+		/* Long enough for a second run to start, if it may. */
+		msleep(100);
+	} else if (!status) {
+		up(t->second);
+	}
+	atomic_dec(&t->running);
+	if (run == 1)
+		complete(&t->first_done);
+	else if (run == 2)
+		complete(&t->ran_twice);
+}
+
+static struct sem_life_twice *sem_life_twice_alloc(struct kunit *test,
+						   struct workqueue_struct *wq)
+{
+	struct sem_life_twice *t = kzalloc(sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	sem_async_init(&t->req, sem_life_twice_fn);
+	t->wq = wq;
+	t->first = sem_life_sem_alloc(test, 1);
+	t->second = sem_life_sem_alloc(test, 1);
+	init_completion(&t->first_done);
+	init_completion(&t->ran_twice);
+	return t;
+}
+
+/*
+ * Lifetimes, "resubmit": sem_shutdown() runs the function of a granted
+ * request whose work has not started itself (its ordered workqueue is
+ * busy), and that run submits the request to another semaphore, whose
+ * unit is free.  The work item of that grant must not run while the
+ * first run, which the workqueue does not know about, still runs: it is
+ * queued when the first run has returned.
+ */
+static void sem_life_test_shutdown_run_resubmits(struct kunit *test)
+{
+	struct workqueue_struct *wq;
+	struct sem_life_stopper *s;
+	struct sem_life_twice *t;
+
+	wq = alloc_ordered_workqueue("sem_life_ordered", 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	t = sem_life_twice_alloc(test, wq);
+	t->blk = sem_life_block(test, wq);
+	KUNIT_EXPECT_EQ(test, down_async(t->first, &t->req, wq), 0);
+	KUNIT_EXPECT_TRUE(test, work_pending(&t->req.work));
+	s = sem_life_stopper_alloc(test);
+	s->shutdown = t->first;
+	queue_work(system_unbound_wq, &s->work);
+	if (!sem_life_wait(&s->done)) {
+		KUNIT_FAIL(test, "sem_shutdown() did not return");
+		return;	/* leak: the stuck work still uses them */
+	}
+	/* sem_shutdown() ran the first run itself, in the stopper. */
+	KUNIT_EXPECT_PTR_EQ(test, t->first_task, s->task);
+	KUNIT_EXPECT_EQ(test, t->resubmit_ret, 0);
+	if (!sem_life_wait(&t->ran_twice)) {
+		KUNIT_FAIL(test, "the grant on the second semaphore did not run");
+		return;	/* leak: its work may still run */
+	}
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&t->overlaps), 0,
+			    "the function ran twice at the same time");
+	destroy_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->runs), 2);
+	KUNIT_EXPECT_EQ(test, sem_count(t->first), 1U);
+	KUNIT_EXPECT_EQ(test, sem_count(t->second), 1U);
+	kfree(s);
+	kfree(t->blk);
+	kfree(t->first);
+	kfree(t->second);
+	kfree(t);
+}
+
+/*
+ * Lifetimes, "cancel from the work function" (a bug of the caller): the
+ * function submits its request again, gets the unit at once, so that its
+ * work is queued behind itself, and then calls sem_async_cancel_sync().
+ * The call warns and returns -EALREADY at once, the request still in
+ * flight, rather than wait for itself for ever; the second run follows.
+ */
+static void sem_life_test_cancel_sync_from_own_work(struct kunit *test)
+{
+	struct workqueue_struct *wq;
+	struct sem_life_twice *t;
+
+	wq = alloc_workqueue("sem_life_wq", WQ_UNBOUND, 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	t = sem_life_twice_alloc(test, wq);
+	t->cancel = true;
+	kunit_info(test, "a warning from sem_async_cancel_sync() follows\n");
+	KUNIT_EXPECT_EQ(test, down_async(t->first, &t->req, wq), 0);
+	if (!sem_life_wait(&t->first_done)) {
+		KUNIT_FAIL(test, "sem_async_cancel_sync() from the work function did not return");
+		return;	/* leak: the work still uses them */
+	}
+	KUNIT_EXPECT_EQ(test, t->resubmit_ret, 0);
+	KUNIT_EXPECT_EQ(test, t->cancel_ret, -EALREADY);
+	KUNIT_EXPECT_TRUE(test, sem_life_wait(&t->ran_twice));
+	destroy_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->runs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->overlaps), 0);
+	KUNIT_EXPECT_EQ(test, sem_count(t->first), 1U);
+	KUNIT_EXPECT_EQ(test, sem_count(t->second), 1U);
+	kfree(t->first);
+	kfree(t->second);
+	kfree(t);
+}
+
 static enum hrtimer_restart sem_life_irq_up(struct hrtimer *timer)
 {
 	struct sem_life_entry *e = container_of(timer, struct sem_life_entry,
@@ -1143,6 +1293,8 @@ static struct kunit_case sem_lifetime_test_cases[] = {
 	KUNIT_CASE(sem_life_test_cancel_sync_resubmit),
 	KUNIT_CASE(sem_life_test_resubmit_pending),
 	KUNIT_CASE(sem_life_test_resubmit_from_work),
+	KUNIT_CASE(sem_life_test_shutdown_run_resubmits),
+	KUNIT_CASE(sem_life_test_cancel_sync_from_own_work),
 	KUNIT_CASE(sem_life_test_up_irq_during_grant),
 	KUNIT_CASE(sem_life_test_cancel_requeued_elsewhere),
 	KUNIT_CASE(sem_life_test_entry_cancel_sync),

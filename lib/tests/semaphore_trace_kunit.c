@@ -7,6 +7,9 @@
  * CONFIG_TRACEPOINTS (the cases skip without it).
  */
 #include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/sched.h>
 #include <linux/semaphore.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -35,6 +38,10 @@ struct sem_trace_log {
 	const void		*obj[SEM_TRACE_MAX];	/* entry or request */
 	int			val[SEM_TRACE_MAX];	/* qlen, ret, status */
 	u64			wait_ns;
+	/* Called once from the first -EALREADY cancel event of @hook_task. */
+	void			(*hook)(struct sem_trace_log *log);
+	struct task_struct	*hook_task;
+	void			*hook_data;
 };
 
 static void sem_trace_add(void *data, struct semaphore *sem, char ev,
@@ -74,7 +81,17 @@ static void probe_grant(void *data, struct semaphore *sem,
 static void probe_cancel(void *data, struct semaphore *sem,
 			 struct sem_waiter *waiter, int ret)
 {
+	struct sem_trace_log *log = data;
+	void (*hook)(struct sem_trace_log *log);
+
 	sem_trace_add(data, sem, EV_CANCEL, waiter, ret);
+	if (sem == log->sem && ret == -EALREADY &&
+	    current == READ_ONCE(log->hook_task)) {
+		hook = log->hook;
+		log->hook = NULL;
+		if (hook)
+			hook(log);
+	}
 }
 
 static void probe_shutdown(void *data, struct semaphore *sem,
@@ -312,6 +329,107 @@ static void sem_trace_test_cancel_sync_takes_off(struct kunit *test)
 	sem_async_destroy_onstack(&r.req);
 }
 
+struct sem_trace_gives_back {
+	struct sem_trace_blocker	*blk;
+	struct semaphore		*sem;
+	bool				given_back;
+};
+
+/*
+ * In sem_async_cancel_sync()'s first look, under the semaphore's lock:
+ * let the request's work start on the other CPU and wait until its unit
+ * is back and its record gone (the give-back's up() is the fast path).
+ */
+static void sem_trace_let_work_start(struct sem_trace_log *log)
+{
+	struct sem_trace_gives_back *g = log->hook_data;
+	int i;
+
+	complete(&g->blk->release);
+	/* At most a second: interrupts are off. */
+	for (i = 0; i < 200000 && !sem_count(g->sem); i++)
+		udelay(5);
+	g->given_back = sem_count(g->sem);
+	/* The record goes right after the up(). */
+	mdelay(1);
+}
+
+/*
+ * A grant whose work starts while sem_async_cancel_sync() runs for the
+ * request, after the cancel looked at it (here: between its first look,
+ * which finds it settled, and its scan of the requests in flight, which
+ * then finds nothing).  The work item gives the unit back instead of
+ * running the function, and the cancel reports 0, not -EALREADY: a
+ * cancel that missed such a grant would otherwise return while the
+ * function runs (and the owner frees the request under it).  The work
+ * is pending on a per-CPU workqueue of another CPU, behind a blocker
+ * that the probe of the first cancel event releases.
+ */
+static void sem_trace_test_cancel_sync_work_gives_back(struct kunit *test)
+{
+	struct sem_trace_log *log = test->priv;
+	struct sem_trace_gives_back g = {};
+	struct sem_trace_blocker blk;
+	struct workqueue_struct *wq;
+	struct sem_trace_req r;
+	struct semaphore sem;
+	unsigned int cpu, other;
+	int ret;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	wq = alloc_workqueue("sem_trace_one", 0, 1);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	cpu = raw_smp_processor_id();
+	other = cpumask_any_but(cpu_online_mask, cpu);
+	INIT_WORK_ONSTACK(&blk.work, sem_trace_blocker_fn);
+	init_completion(&blk.running);
+	init_completion(&blk.release);
+	queue_work_on(other, wq, &blk.work);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&blk.running,
+							    SEM_TEST_WAIT));
+	sema_init(&sem, 1);
+	log->sem = &sem;
+	sem_trace_req_init(&r, &sem);
+	/* Queued from the other CPU: its work waits behind the blocker. */
+	if (set_cpus_allowed_ptr(current, cpumask_of(other))) {
+		sem_trace_unblock(wq, &blk);
+		sem_async_destroy_onstack(&r.req);
+		kunit_skip(test, "cannot move to CPU %u", other);
+	}
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, wq), 0);
+	/*
+	 * Back to @cpu.  Should that fail, the probe spins on @other, where
+	 * the work cannot start: it gives up after a second, and the case
+	 * fails.
+	 */
+	KUNIT_EXPECT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)),
+			0);
+	KUNIT_EXPECT_TRUE(test, work_pending(&r.req.work));
+
+	g.blk = &blk;
+	g.sem = &sem;
+	log->hook_data = &g;
+	log->hook = sem_trace_let_work_start;
+	WRITE_ONCE(log->hook_task, current);
+	ret = sem_async_cancel_sync(&sem, &r.req);
+	WRITE_ONCE(log->hook_task, NULL);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+
+	KUNIT_EXPECT_TRUE(test, g.given_back);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r.ran));
+	flush_work(&r.req.work);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r.ran));
+	/* The cancel's look, then the work item's give-back; no start. */
+	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "CC");
+	KUNIT_EXPECT_EQ(test, log->val[0], -EALREADY);
+	KUNIT_EXPECT_EQ(test, log->val[1], 0);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+	sem_trace_unblock(wq, &blk);
+	sem_async_destroy_onstack(&r.req);
+}
+
 /*
  * Queued, then failed by sem_shutdown(): the shutdown event, then its
  * work with status -ESHUTDOWN.
@@ -400,6 +518,7 @@ static struct kunit_case sem_trace_cases[] = {
 	KUNIT_CASE(sem_trace_test_immediate),
 	KUNIT_CASE(sem_trace_test_cancel),
 	KUNIT_CASE(sem_trace_test_cancel_sync_takes_off),
+	KUNIT_CASE(sem_trace_test_cancel_sync_work_gives_back),
 	KUNIT_CASE(sem_trace_test_shutdown),
 	KUNIT_CASE(sem_trace_test_shutdown_runs_work),
 	KUNIT_CASE(sem_trace_test_qlen),
