@@ -1463,6 +1463,37 @@ static bool sem_async_can_take(struct sem_async_inflight *r)
 	       !(work_busy(work) & WORK_BUSY_RUNNING) && cancel_work(work);
 }
 
+/*
+ * Whether sem_async_cancel_sync() may take @r off although it is the
+ * caller's own: a grant pending behind the work function that calls it
+ * (the workqueue runs it after that function returns), or a grant whose
+ * queueing sem_async_defer_queue() left to the caller's own run of the
+ * function in sem_shutdown() (which then does not queue it).  Either
+ * way the function has not started for it.  Called with @r's bucket lock
+ * held.  The caller's own running record is not taken.
+ */
+static bool sem_async_can_take_own(struct sem_async_inflight *r)
+{
+	struct sem_inline_run *irun;
+	bool found = false;
+
+	if (!r->task)
+		return cancel_work(&r->req->work);
+	if (r != &r->req->inflight)
+		return false;
+	raw_spin_lock(&sem_inline_lock);
+	hlist_for_each_entry(irun, &sem_inline_runs, node) {
+		if (irun->req == r->req && irun->task == current &&
+		    irun->requeue) {
+			irun->requeue = false;
+			found = true;
+			break;
+		}
+	}
+	raw_spin_unlock(&sem_inline_lock);
+	return found;
+}
+
 /* What sem_async_drain() found, besides waiting. */
 #define SEM_DRAIN_TAKEN		1	/* @req's pending work taken off */
 #define SEM_DRAIN_SELF		2	/* the caller's own work left out */
@@ -1473,10 +1504,12 @@ static bool sem_async_can_take(struct sem_async_inflight *r)
  * may be queued behind the caller (an ordered workqueue, or a worker that
  * waits for a lock the caller holds), so it is taken off its workqueue
  * and, for sem_shutdown(), its function runs here; for
- * sem_async_cancel_sync(), or for sem_shutdown() while one runs for the
- * request, the unit it holds is given back instead and the function does
- * not run.  The caller's own work function (a call from it is a bug) is
- * left out, with a warning, rather than waited for.
+ * sem_async_cancel_sync(), or for sem_shutdown() while a
+ * sem_async_cancel_sync() runs for the request, the unit it holds is
+ * given back instead and the function does not run.  The caller's own
+ * running work function (a call from it is a bug) is left out, with a
+ * warning, rather than waited for; sem_async_cancel_sync() takes a grant
+ * of its request that waits behind that run off, too.
  * Return: SEM_DRAIN_TAKEN if @req's pending work was taken off, here or
  * by a concurrent sem_async_cancel_sync() that this call waited for;
  * SEM_DRAIN_SELF if the caller's own work was left out.
@@ -1504,6 +1537,10 @@ static int sem_async_drain(struct semaphore *sem, struct sem_async *req)
 					continue;
 				if (r->task == current ||
 				    (!r->task && current_work() == &r->req->work)) {
+					if (!sem && sem_async_can_take_own(r)) {
+						take = r->req;
+						break;
+					}
 					self = true;
 					continue;
 				}
@@ -1823,10 +1860,9 @@ EXPORT_SYMBOL(sem_async_cancel);
  * has returned.
  *
  * Context: Process context; sleeps.  Must not be called from @req's own
- * work function (that run is not waited for, with a warning, nor is a
- * grant of @req whose work is queued behind it: the call then returns
- * -EALREADY with @req still in flight), nor with a lock held that the
- * work function takes.
+ * work function (that run is not waited for, with a warning; a grant of
+ * @req that the function made and whose work waits behind it is taken
+ * off as usual), nor with a lock held that the work function takes.
  * Return: 0 if the work function will not run for the last submission of
  * @req (it was removed, or taken off before it started), -EALREADY if it
  * ran, -ENOENT if @req was not submitted (a work function still running
@@ -1890,8 +1926,9 @@ int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
 		if (state != SEM_WAITER_QUEUED && state != SEM_WAITER_GRANTING)
 			break;
 		/*
-		 * Called from @req's own work function (a bug, warned about):
-		 * a grant pending behind the caller is not waited for.
+		 * Called from @req's own work function (a bug, warned about),
+		 * with a grant of @req behind the caller that the drain could
+		 * not take off: waiting for it would wait for ever.
 		 */
 		if ((found & SEM_DRAIN_SELF) && state == SEM_WAITER_GRANTING)
 			break;
