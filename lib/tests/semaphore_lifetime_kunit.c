@@ -909,19 +909,70 @@ static void sem_life_twice_fn(struct work_struct *work)
 		complete(&t->ran_twice);
 }
 
+/* With its own workqueue, @ordered or not, and two semaphores of 1. */
 static struct sem_life_twice *sem_life_twice_alloc(struct kunit *test,
-						   struct workqueue_struct *wq)
+						   bool ordered)
 {
 	struct sem_life_twice *t = kzalloc(sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	sem_async_init(&t->req, sem_life_twice_fn);
-	t->wq = wq;
+	t->wq = ordered ? alloc_ordered_workqueue("sem_life_ordered", 0) :
+			  alloc_workqueue("sem_life_wq", WQ_UNBOUND, 0);
+	KUNIT_ASSERT_NOT_NULL(test, t->wq);
 	t->first = sem_life_sem_alloc(test, 1);
 	t->second = sem_life_sem_alloc(test, 1);
 	init_completion(&t->first_done);
 	init_completion(&t->ran_twice);
 	return t;
+}
+
+/*
+ * Grant @t's request on its first semaphore at once, its work pending
+ * behind a blocker of its ordered workqueue, and have a work item shut
+ * that semaphore down, which then runs the first run itself.  Return
+ * that work item, or NULL (the case failed) if sem_shutdown() hangs.
+ */
+static struct sem_life_stopper *sem_life_twice_shutdown(struct kunit *test,
+							struct sem_life_twice *t)
+{
+	struct sem_life_stopper *s;
+
+	t->blk = sem_life_block(test, t->wq);
+	KUNIT_EXPECT_EQ(test, down_async(t->first, &t->req, t->wq), 0);
+	KUNIT_EXPECT_TRUE(test, work_pending(&t->req.work));
+	s = sem_life_stopper_alloc(test);
+	s->shutdown = t->first;
+	queue_work(system_unbound_wq, &s->work);
+	if (!sem_life_wait(&s->done)) {
+		KUNIT_FAIL(test, "sem_shutdown() did not return");
+		return NULL;	/* leak: the stuck work still uses them */
+	}
+	/* sem_shutdown() ran the first run itself, in that work item. */
+	KUNIT_EXPECT_PTR_EQ(test, t->first_task, s->task);
+	KUNIT_EXPECT_EQ(test, t->resubmit_ret, 0);
+	return s;
+}
+
+/*
+ * End a case of @t: the workqueue flushed, @runs runs that never
+ * overlapped, nothing pending, both units back.
+ */
+static void sem_life_twice_end(struct kunit *test, struct sem_life_twice *t,
+			       struct sem_life_stopper *s, int runs)
+{
+	destroy_workqueue(t->wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->runs), runs);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&t->overlaps), 0,
+			    "the function ran twice at the same time");
+	KUNIT_EXPECT_FALSE(test, work_pending(&t->req.work));
+	KUNIT_EXPECT_EQ(test, sem_count(t->first), 1U);
+	KUNIT_EXPECT_EQ(test, sem_count(t->second), 1U);
+	kfree(s);
+	kfree(t->blk);
+	kfree(t->first);
+	kfree(t->second);
+	kfree(t);
 }
 
 /*
@@ -934,41 +985,18 @@ static struct sem_life_twice *sem_life_twice_alloc(struct kunit *test,
  */
 static void sem_life_test_shutdown_run_resubmits(struct kunit *test)
 {
-	struct workqueue_struct *wq;
 	struct sem_life_stopper *s;
 	struct sem_life_twice *t;
 
-	wq = alloc_ordered_workqueue("sem_life_ordered", 0);
-	KUNIT_ASSERT_NOT_NULL(test, wq);
-	t = sem_life_twice_alloc(test, wq);
-	t->blk = sem_life_block(test, wq);
-	KUNIT_EXPECT_EQ(test, down_async(t->first, &t->req, wq), 0);
-	KUNIT_EXPECT_TRUE(test, work_pending(&t->req.work));
-	s = sem_life_stopper_alloc(test);
-	s->shutdown = t->first;
-	queue_work(system_unbound_wq, &s->work);
-	if (!sem_life_wait(&s->done)) {
-		KUNIT_FAIL(test, "sem_shutdown() did not return");
-		return;	/* leak: the stuck work still uses them */
-	}
-	/* sem_shutdown() ran the first run itself, in the stopper. */
-	KUNIT_EXPECT_PTR_EQ(test, t->first_task, s->task);
-	KUNIT_EXPECT_EQ(test, t->resubmit_ret, 0);
+	t = sem_life_twice_alloc(test, true);
+	s = sem_life_twice_shutdown(test, t);
+	if (!s)
+		return;
 	if (!sem_life_wait(&t->ran_twice)) {
 		KUNIT_FAIL(test, "the grant on the second semaphore did not run");
 		return;	/* leak: its work may still run */
 	}
-	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&t->overlaps), 0,
-			    "the function ran twice at the same time");
-	destroy_workqueue(wq);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->runs), 2);
-	KUNIT_EXPECT_EQ(test, sem_count(t->first), 1U);
-	KUNIT_EXPECT_EQ(test, sem_count(t->second), 1U);
-	kfree(s);
-	kfree(t->blk);
-	kfree(t->first);
-	kfree(t->second);
-	kfree(t);
+	sem_life_twice_end(test, t, s, 2);
 }
 
 /*
@@ -981,30 +1009,19 @@ static void sem_life_test_shutdown_run_resubmits(struct kunit *test)
  */
 static void sem_life_test_cancel_sync_from_own_work(struct kunit *test)
 {
-	struct workqueue_struct *wq;
 	struct sem_life_twice *t;
 
-	wq = alloc_workqueue("sem_life_wq", WQ_UNBOUND, 0);
-	KUNIT_ASSERT_NOT_NULL(test, wq);
-	t = sem_life_twice_alloc(test, wq);
+	t = sem_life_twice_alloc(test, false);
 	t->cancel = true;
 	kunit_info(test, "a warning from sem_async_cancel_sync() may follow\n");
-	KUNIT_EXPECT_EQ(test, down_async(t->first, &t->req, wq), 0);
+	KUNIT_EXPECT_EQ(test, down_async(t->first, &t->req, t->wq), 0);
 	if (!sem_life_wait(&t->first_done)) {
 		KUNIT_FAIL(test, "sem_async_cancel_sync() from the work function did not return");
 		return;	/* leak: the work still uses them */
 	}
 	KUNIT_EXPECT_EQ(test, t->resubmit_ret, 0);
 	KUNIT_EXPECT_EQ(test, t->cancel_ret, 0);
-	destroy_workqueue(wq);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->runs), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->overlaps), 0);
-	KUNIT_EXPECT_FALSE(test, work_pending(&t->req.work));
-	KUNIT_EXPECT_EQ(test, sem_count(t->first), 1U);
-	KUNIT_EXPECT_EQ(test, sem_count(t->second), 1U);
-	kfree(t->first);
-	kfree(t->second);
-	kfree(t);
+	sem_life_twice_end(test, t, NULL, 1);
 }
 
 /*
@@ -1015,36 +1032,16 @@ static void sem_life_test_cancel_sync_from_own_work(struct kunit *test)
  */
 static void sem_life_test_shutdown_run_cancels(struct kunit *test)
 {
-	struct workqueue_struct *wq;
 	struct sem_life_stopper *s;
 	struct sem_life_twice *t;
 
-	wq = alloc_ordered_workqueue("sem_life_ordered", 0);
-	KUNIT_ASSERT_NOT_NULL(test, wq);
-	t = sem_life_twice_alloc(test, wq);
-	t->blk = sem_life_block(test, wq);
+	t = sem_life_twice_alloc(test, true);
 	t->cancel = true;
-	KUNIT_EXPECT_EQ(test, down_async(t->first, &t->req, wq), 0);
-	s = sem_life_stopper_alloc(test);
-	s->shutdown = t->first;
-	queue_work(system_unbound_wq, &s->work);
-	if (!sem_life_wait(&s->done)) {
-		KUNIT_FAIL(test, "sem_shutdown() did not return");
-		return;	/* leak: the stuck work still uses them */
-	}
-	KUNIT_EXPECT_PTR_EQ(test, t->first_task, s->task);
-	KUNIT_EXPECT_EQ(test, t->resubmit_ret, 0);
+	s = sem_life_twice_shutdown(test, t);
+	if (!s)
+		return;
 	KUNIT_EXPECT_EQ(test, t->cancel_ret, 0);
-	destroy_workqueue(wq);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->runs), 1);
-	KUNIT_EXPECT_FALSE(test, work_pending(&t->req.work));
-	KUNIT_EXPECT_EQ(test, sem_count(t->first), 1U);
-	KUNIT_EXPECT_EQ(test, sem_count(t->second), 1U);
-	kfree(s);
-	kfree(t->blk);
-	kfree(t->first);
-	kfree(t->second);
-	kfree(t);
+	sem_life_twice_end(test, t, s, 1);
 }
 
 static enum hrtimer_restart sem_life_irq_up(struct hrtimer *timer)
