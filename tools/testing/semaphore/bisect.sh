@@ -9,7 +9,8 @@
 #
 # BISECT_FROM=N (default 1) starts at the Nth commit of the series, so
 # that a run cut short can be finished later; its first build is then a
-# full one.
+# full one.  BISECT_TO=M (default the last) stops after the Mth, so that
+# one commit can be checked again (BISECT_FROM=14 BISECT_TO=14).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -28,9 +29,16 @@ case $from in
 esac
 [ "$from" -ge 1 ] && [ "$from" -le "$total" ] ||
 	die "BISECT_FROM=$from: the series has commits 1 to $total"
+to=${BISECT_TO:-$total}
+case $to in
+'' | *[!0-9]*) die "BISECT_TO must be a commit number, $from to $total" ;;
+esac
+[ "$to" -ge "$from" ] && [ "$to" -le "$total" ] ||
+	die "BISECT_TO=$to: choose a commit from $from to $total"
 for c in $commits; do
 	i=$((i + 1))
 	[ "$i" -lt "$from" ] && continue
+	[ "$i" -gt "$to" ] && break
 	subject=$(git -C "$LINUX" log -1 --format=%s "$c")
 	short=$(git -C "$LINUX" rev-parse --short "$c")
 	say "bisect [$i/$total] $short $subject"
