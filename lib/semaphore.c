@@ -172,7 +172,7 @@ static struct sem_inflight_bucket *sem_inflight_bucket(struct semaphore *sem)
  * would run a request that such a function submits again at the same
  * time: sem_async_settle() finds the run here and leaves the queueing to
  * it, for when the function has returned (sem_async_run()).  Rare, hence
- * one list and a count that keeps sem_async_settle() from looking.
+ * one list, which sem_async_settle() skips while it is empty.
  */
 struct sem_inline_run {
 	struct hlist_node	node;
@@ -183,7 +183,17 @@ struct sem_inline_run {
 
 static DEFINE_RAW_SPINLOCK(sem_inline_lock);
 static HLIST_HEAD(sem_inline_runs);
-static atomic_t sem_inline_count = ATOMIC_INIT(0);
+
+/* The run of sem_shutdown() that calls @req's function; sem_inline_lock. */
+static struct sem_inline_run *sem_inline_find(struct sem_async *req)
+{
+	struct sem_inline_run *irun;
+
+	hlist_for_each_entry(irun, &sem_inline_runs, node)
+		if (irun->req == req)
+			return irun;
+	return NULL;
+}
 
 /*
  * Grant functions that are settled while another grant function runs on
@@ -1336,7 +1346,6 @@ static void sem_async_run(struct sem_async *req, struct sem_async_inflight *run,
 	if (inline_run) {
 		raw_spin_lock_irqsave(&sem_inline_lock, flags);
 		hlist_add_head(&irun.node, &sem_inline_runs);
-		atomic_inc(&sem_inline_count);
 		raw_spin_unlock_irqrestore(&sem_inline_lock, flags);
 	}
 	trace_sem_async_work_start(run->sem, req, READ_ONCE(req->status));
@@ -1346,7 +1355,6 @@ static void sem_async_run(struct sem_async *req, struct sem_async_inflight *run,
 	if (inline_run) {
 		raw_spin_lock_irqsave(&sem_inline_lock, flags);
 		hlist_del(&irun.node);
-		atomic_dec(&sem_inline_count);
 		raw_spin_unlock_irqrestore(&sem_inline_lock, flags);
 		/*
 		 * The function submitted @req again and it was granted: it is
@@ -1376,21 +1384,18 @@ static void sem_async_run(struct sem_async *req, struct sem_async_inflight *run,
 static bool sem_async_defer_queue(struct sem_async *req)
 {
 	struct sem_inline_run *irun;
-	bool found = false;
 
-	if (likely(!atomic_read(&sem_inline_count)))
+	/* Lockless: a run is listed before its function can submit @req. */
+	if (likely(hlist_empty(&sem_inline_runs)))
 		return false;
 	raw_spin_lock(&sem_inline_lock);
-	hlist_for_each_entry(irun, &sem_inline_runs, node) {
-		if (irun->req == req) {
-			irun->requeue = true;
-			req->inflight.task = irun->task;
-			found = true;
-			break;
-		}
+	irun = sem_inline_find(req);
+	if (irun) {
+		irun->requeue = true;
+		req->inflight.task = irun->task;
 	}
 	raw_spin_unlock(&sem_inline_lock);
-	return found;
+	return !!irun;
 }
 
 /*
@@ -1475,21 +1480,17 @@ static bool sem_async_can_take(struct sem_async_inflight *r)
 static bool sem_async_can_take_own(struct sem_async_inflight *r)
 {
 	struct sem_inline_run *irun;
-	bool found = false;
+	bool found;
 
 	if (!r->task)
 		return cancel_work(&r->req->work);
 	if (r != &r->req->inflight)
 		return false;
 	raw_spin_lock(&sem_inline_lock);
-	hlist_for_each_entry(irun, &sem_inline_runs, node) {
-		if (irun->req == r->req && irun->task == current &&
-		    irun->requeue) {
-			irun->requeue = false;
-			found = true;
-			break;
-		}
-	}
+	irun = sem_inline_find(r->req);
+	found = irun && irun->task == current && irun->requeue;
+	if (found)
+		irun->requeue = false;
 	raw_spin_unlock(&sem_inline_lock);
 	return found;
 }

@@ -23,18 +23,18 @@ rc=0
 i=0
 commits=$(git -C "$LINUX" rev-list --reverse fixed-base..series)
 total=$(echo "$commits" | wc -w)
+# commit_arg NAME VALUE LOW HIGH: VALUE, a commit number from LOW to HIGH.
+commit_arg() {
+	case $2 in
+	'' | *[!0-9]*) die "$1 must be a commit number, $3 to $4" ;;
+	esac
+	[ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+		die "$1=$2: choose a commit from $3 to $4"
+}
 from=${BISECT_FROM:-1}
-case $from in
-'' | *[!0-9]*) die "BISECT_FROM must be a commit number, 1 to $total" ;;
-esac
-[ "$from" -ge 1 ] && [ "$from" -le "$total" ] ||
-	die "BISECT_FROM=$from: the series has commits 1 to $total"
+commit_arg BISECT_FROM "$from" 1 "$total"
 to=${BISECT_TO:-$total}
-case $to in
-'' | *[!0-9]*) die "BISECT_TO must be a commit number, $from to $total" ;;
-esac
-[ "$to" -ge "$from" ] && [ "$to" -le "$total" ] ||
-	die "BISECT_TO=$to: choose a commit from $from to $total"
+commit_arg BISECT_TO "$to" "$from" "$total"
 for c in $commits; do
 	i=$((i + 1))
 	[ "$i" -lt "$from" ] && continue
