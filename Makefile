@@ -56,9 +56,10 @@ export BUILD KERNEL_SRC
 unexport ARCH TREE
 
 RESULTS		:= $(BUILD)/results.tsv
-# make test: besides x86_64, one other 64-bit port (s390: big-endian) and
-# one 32-bit port (i386), patched tree.
-TEST_ARCHES	?= s390 i386
+# make test: besides x86_64, one 32-bit port (i386: the 12-byte layout),
+# patched tree.  s390 (big-endian) left make test on 2026-12-05, when CI
+# took 4911 s of its 5400; make arches runs it with every other port.
+TEST_ARCHES	?= i386
 ARCHES		?=
 BENCH_ARCHES	?= x86_64 arm64
 # make torture: seconds per type and the rows (ARCH-CONFIG); make test
