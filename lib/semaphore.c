@@ -108,6 +108,8 @@
 #include <linux/workqueue.h>
 #include <linux/ftrace.h>
 #include <linux/sched/clock.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <trace/events/lock.h>
 
 #define CREATE_TRACE_POINTS
@@ -167,31 +169,46 @@ static struct sem_inflight_bucket *sem_inflight_bucket(struct semaphore *sem)
 }
 
 /*
- * The work functions that sem_shutdown() calls itself (see
- * sem_async_drain()).  The workqueue does not know that they run, so it
- * would run a request that such a function submits again at the same
- * time: sem_async_settle() finds the run here and leaves the queueing to
- * it, for when the function has returned (sem_async_run()).  Rare, hence
- * one list, which sem_async_settle() skips while it is empty.
+ * Every run of a work function, by the work item or by sem_shutdown()
+ * (see sem_async_drain()), is listed here, keyed by request, from the
+ * moment it starts until the function has returned.  A grant of the
+ * request made meanwhile (the function submitted it again, to this or to
+ * another semaphore) is not queued: sem_async_settle() finds the run and
+ * leaves the queueing to it, for when the function has returned
+ * (sem_async_run()).  So no grant's work is pending while the function
+ * runs: the workqueue does not know of a run that sem_shutdown() makes,
+ * and after an ordered workqueue moved to another pool (a change of the
+ * unbound cpumask) neither does work_busy() of the work item's own; a
+ * drain decides "running" from the records alone, and the end of the run
+ * that queues the grant's work is a record going away, which wakes it.
+ * Lock order: sem->lock, then an in-flight bucket, then a runner bucket.
  */
-struct sem_inline_run {
+struct sem_async_runner {
 	struct hlist_node	node;
 	struct sem_async	*req;
 	struct task_struct	*task;
 	bool			requeue;
 };
 
-static DEFINE_RAW_SPINLOCK(sem_inline_lock);
-static HLIST_HEAD(sem_inline_runs);
+static struct sem_inflight_bucket sem_runners[1 << SEM_INFLIGHT_BITS] = {
+	[0 ... (1 << SEM_INFLIGHT_BITS) - 1] = {
+		.lock = __RAW_SPIN_LOCK_UNLOCKED(sem_runners.lock),
+	},
+};
 
-/* The run of sem_shutdown() that calls @req's function; sem_inline_lock. */
-static struct sem_inline_run *sem_inline_find(struct sem_async *req)
+static struct sem_inflight_bucket *sem_runner_bucket(struct sem_async *req)
 {
-	struct sem_inline_run *irun;
+	return &sem_runners[hash_ptr(req, SEM_INFLIGHT_BITS)];
+}
 
-	hlist_for_each_entry(irun, &sem_inline_runs, node)
-		if (irun->req == req)
-			return irun;
+/* The run of @req's function, if one runs; under its runner bucket lock. */
+static struct sem_async_runner *sem_runner_find(struct sem_async *req)
+{
+	struct sem_async_runner *runner;
+
+	hlist_for_each_entry(runner, &sem_runner_bucket(req)->head, node)
+		if (runner->req == req)
+			return runner;
 	return NULL;
 }
 
@@ -1276,19 +1293,35 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 /*
  * Called with the bucket's lock held; @req's record is in the bucket.
  * Replace it with @run, on the caller's stack, and move @req to @state:
- * DONE when its work function is about to run, IDLE when
- * sem_async_cancel_sync() took the work off and is about to give the unit
- * back.  Either way the request stays in flight until sem_async_end().
+ * DONE when its work function is about to run (then @runner, also on the
+ * caller's stack, lists the run: see struct sem_async_runner), IDLE when
+ * the unit is about to be given back instead (a take-off, counted in
+ * ->takeoffs).  Either way the request stays in flight until
+ * sem_async_end().
  */
 static void sem_async_start(struct sem_async *req,
-			    struct sem_async_inflight *run, unsigned int state)
+			    struct sem_async_inflight *run,
+			    struct sem_async_runner *runner, unsigned int state)
 {
+	struct sem_inflight_bucket *rb;
+
 	run->sem = req->inflight.sem;
 	run->req = req;
 	run->task = current;
 	run->takeoff = state == SEM_WAITER_IDLE;
 	hlist_del_init(&req->inflight.node);
 	hlist_add_head(&run->node, &sem_inflight_bucket(run->sem)->head);
+	if (state == SEM_WAITER_DONE) {
+		runner->req = req;
+		runner->task = current;
+		runner->requeue = false;
+		rb = sem_runner_bucket(req);
+		raw_spin_lock(&rb->lock);
+		hlist_add_head(&runner->node, &rb->head);
+		raw_spin_unlock(&rb->lock);
+	} else {
+		WRITE_ONCE(req->takeoffs, req->takeoffs + 1);
+	}
 	/* Release: who sees DONE or IDLE sees the record moved (down_async()). */
 	smp_store_release(&req->waiter.state, state);
 }
@@ -1332,70 +1365,63 @@ static void sem_async_queue(struct sem_async *req)
 }
 
 /*
- * Run the work function of @req, whose record @run sem_async_start()
- * put in flight, traced, and take the record out.  For the work item and
- * for sem_shutdown(), which runs work that has not started itself.
+ * Run the work function of @req, whose record @run and run @runner
+ * sem_async_start() put in flight, traced, and take both out.  For the
+ * work item and for sem_shutdown(), which runs work that has not started
+ * itself.
  */
 static void sem_async_run(struct sem_async *req, struct sem_async_inflight *run,
-			  bool inline_run)
+			  struct sem_async_runner *runner)
 {
-	struct sem_inline_run irun = { .req = req, .task = current };
-	struct sem_inflight_bucket *b;
+	struct sem_inflight_bucket *b = sem_runner_bucket(req);
 	unsigned long flags;
+	bool requeue;
 
-	if (inline_run) {
-		raw_spin_lock_irqsave(&sem_inline_lock, flags);
-		hlist_add_head(&irun.node, &sem_inline_runs);
-		raw_spin_unlock_irqrestore(&sem_inline_lock, flags);
-	}
 	trace_sem_async_work_start(run->sem, req, READ_ONCE(req->status));
 	req->func(&req->work);
 	/* @req may have been freed by now. */
 	trace_sem_async_work_end(run->sem, req);
-	if (inline_run) {
-		raw_spin_lock_irqsave(&sem_inline_lock, flags);
-		hlist_del(&irun.node);
-		raw_spin_unlock_irqrestore(&sem_inline_lock, flags);
-		/*
-		 * The function submitted @req again and it was granted: it is
-		 * the semaphore's until its work runs, so it is alive.  Queue
-		 * the work under the bucket lock, as sem_async_settle() does,
-		 * and before our record goes: a drain that found the grant's
-		 * record held by this run waits for that.
-		 */
-		if (irun.requeue) {
-			b = sem_inflight_bucket(req->inflight.sem);
-			raw_spin_lock_irqsave(&b->lock, flags);
-			req->inflight.task = NULL;
-			sem_async_queue(req);
-			raw_spin_unlock_irqrestore(&b->lock, flags);
-		}
+	raw_spin_lock_irqsave(&b->lock, flags);
+	hlist_del(&runner->node);
+	requeue = runner->requeue;
+	raw_spin_unlock_irqrestore(&b->lock, flags);
+	/*
+	 * The function submitted @req again and it was granted: it is the
+	 * semaphore's until its work runs, so it is alive.  Queue the work
+	 * under the bucket lock, as sem_async_settle() does, and before our
+	 * record goes: a drain that found the grant's record held by this run
+	 * waits for that.
+	 */
+	if (requeue) {
+		b = sem_inflight_bucket(req->inflight.sem);
+		raw_spin_lock_irqsave(&b->lock, flags);
+		req->inflight.task = NULL;
+		sem_async_queue(req);
+		raw_spin_unlock_irqrestore(&b->lock, flags);
 	}
 	sem_async_end(run);
 }
 
 /*
- * Whether the function of @req runs in sem_shutdown()'s hands; then that
- * run queues @req's work once it has returned, and until then the new
- * grant's record is marked as held by its task, which drains treat as
- * running (and as their own, in that task).  Under sem->lock and the
- * bucket lock of @req's new grant.
+ * Whether the function of @req runs; then that run queues @req's work
+ * once the function has returned, and until then the new grant's record
+ * is marked as held by its task, which drains treat as running (and as
+ * their own, in that task).  Under sem->lock and the bucket lock of
+ * @req's new grant.
  */
 static bool sem_async_defer_queue(struct sem_async *req)
 {
-	struct sem_inline_run *irun;
+	struct sem_inflight_bucket *rb = sem_runner_bucket(req);
+	struct sem_async_runner *runner;
 
-	/* Lockless: a run is listed before its function can submit @req. */
-	if (likely(hlist_empty(&sem_inline_runs)))
-		return false;
-	raw_spin_lock(&sem_inline_lock);
-	irun = sem_inline_find(req);
-	if (irun) {
-		irun->requeue = true;
-		req->inflight.task = irun->task;
+	raw_spin_lock(&rb->lock);
+	runner = sem_runner_find(req);
+	if (runner) {
+		runner->requeue = true;
+		req->inflight.task = runner->task;
 	}
-	raw_spin_unlock(&sem_inline_lock);
-	return !!irun;
+	raw_spin_unlock(&rb->lock);
+	return !!runner;
 }
 
 /*
@@ -1437,9 +1463,9 @@ static void sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
 	/*
 	 * Queued under the bucket lock: a hashed record is always either
 	 * pending on its workqueue or started (sem_async_can_take()), or
-	 * its queueing is left to a run of its function that sem_shutdown()
-	 * makes (sem_async_defer_queue()), which queues it before its own
-	 * record goes away, so that a drain that waits sees it queued.  The
+	 * its queueing is left to a run of its function that has not
+	 * returned yet (sem_async_defer_queue()), which queues it before its
+	 * own record goes away, so that a drain that waits sees it queued.  The
 	 * state machine lets a request be granted only while its work is
 	 * not pending.  If it is anyway (queued by hand), that one run serves
 	 * this grant: it finds and moves this record.  If it cannot be queued
@@ -1455,43 +1481,44 @@ static void sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
 }
 
 /*
- * Whether @r may be taken off its workqueue: pending, not running already
- * (the workqueue runs one instance at a time, and so must we), and not
- * the request whose work function calls us (it runs after we return).
- * Called with @r's bucket lock held, which keeps a pending request alive.
+ * Whether @r may be taken off its workqueue: pending, and not the request
+ * whose work function calls us (it runs after we return).  No function of
+ * the request runs: a grant made while one runs is queued only once it
+ * has returned (struct sem_async_runner).  Called with @r's bucket lock
+ * held, which keeps a pending request alive.
  */
 static bool sem_async_can_take(struct sem_async_inflight *r)
 {
 	struct work_struct *work = &r->req->work;
 
-	return !r->task && current_work() != work &&
-	       !(work_busy(work) & WORK_BUSY_RUNNING) && cancel_work(work);
+	return !r->task && current_work() != work && cancel_work(work);
 }
 
 /*
  * Whether sem_async_cancel_sync() may take @r off although it is the
- * caller's own: a grant pending behind the work function that calls it
- * (the workqueue runs it after that function returns), or a grant whose
- * queueing sem_async_defer_queue() left to the caller's own run of the
- * function in sem_shutdown() (which then does not queue it).  Either
- * way the function has not started for it.  Called with @r's bucket lock
- * held.  The caller's own running record is not taken.
+ * caller's own: a grant whose queueing sem_async_defer_queue() left to
+ * the caller's own run of the function (which then does not queue it),
+ * or a grant pending behind that run (queued by hand).  Either way the
+ * function has not started for it.  Called with @r's bucket lock held.
+ * The caller's own running record is not taken.
  */
 static bool sem_async_can_take_own(struct sem_async_inflight *r)
 {
-	struct sem_inline_run *irun;
+	struct sem_inflight_bucket *rb;
+	struct sem_async_runner *runner;
 	bool found;
 
 	if (!r->task)
 		return cancel_work(&r->req->work);
 	if (r != &r->req->inflight)
 		return false;
-	raw_spin_lock(&sem_inline_lock);
-	irun = sem_inline_find(r->req);
-	found = irun && irun->task == current && irun->requeue;
+	rb = sem_runner_bucket(r->req);
+	raw_spin_lock(&rb->lock);
+	runner = sem_runner_find(r->req);
+	found = runner && runner->task == current && runner->requeue;
 	if (found)
-		irun->requeue = false;
-	raw_spin_unlock(&sem_inline_lock);
+		runner->requeue = false;
+	raw_spin_unlock(&rb->lock);
 	return found;
 }
 
@@ -1519,6 +1546,7 @@ static int sem_async_drain(struct semaphore *sem, struct sem_async *req)
 {
 	struct sem_inflight_bucket *b;
 	struct sem_async_inflight *r, run;
+	struct sem_async_runner runner;
 	unsigned long flags;
 	bool busy, self = false, taken = false;
 	int gen, i, status = 0;
@@ -1571,7 +1599,7 @@ static int sem_async_drain(struct semaphore *sem, struct sem_async *req)
 				 */
 				status = READ_ONCE(take->status);
 				run_it = sem && !atomic_read(&take->cancelling);
-				sem_async_start(take, &run, run_it ?
+				sem_async_start(take, &run, &runner, run_it ?
 						SEM_WAITER_DONE : SEM_WAITER_IDLE);
 			}
 			raw_spin_unlock_irqrestore(&b->lock, flags);
@@ -1579,7 +1607,7 @@ static int sem_async_drain(struct semaphore *sem, struct sem_async *req)
 				break;
 		}
 		if (run_it) {
-			sem_async_run(take, &run, true);
+			sem_async_run(take, &run, &runner);
 			continue;
 		}
 		if (take) {
@@ -1624,8 +1652,9 @@ static int sem_async_drain(struct semaphore *sem, struct sem_async *req)
  *
  * A request of this semaphore whose function still runs for an earlier
  * grant (of this or another semaphore: the function submitted it again)
- * counts as running: its pending work waits for that run, and so does
- * sem_shutdown().
+ * counts as running: its work is queued only once that run has returned,
+ * and sem_shutdown() waits for it.  So does a sem_async_cancel_sync()
+ * that followed its request to this semaphore, until it is done with it.
  *
  * Context: Process context; sleeps.  Must not be called from a grant
  * function, from the work function of one of this semaphore's requests
@@ -1658,6 +1687,7 @@ static void sem_async_workfn(struct work_struct *work)
 	struct sem_async *req = to_sem_async(work);
 	struct sem_inflight_bucket *b;
 	struct sem_async_inflight run;
+	struct sem_async_runner runner;
 	unsigned long flags;
 	bool run_it;
 	int status;
@@ -1681,11 +1711,12 @@ static void sem_async_workfn(struct work_struct *work)
 	 */
 	status = READ_ONCE(req->status);
 	run_it = !atomic_read(&req->cancelling);
-	sem_async_start(req, &run, run_it ? SEM_WAITER_DONE : SEM_WAITER_IDLE);
+	sem_async_start(req, &run, &runner,
+			run_it ? SEM_WAITER_DONE : SEM_WAITER_IDLE);
 	raw_spin_unlock_irqrestore(&b->lock, flags);
 
 	if (run_it)
-		sem_async_run(req, &run, false);
+		sem_async_run(req, &run, &runner);
 	else
 		sem_async_give_back(req, &run, status);
 }
@@ -1700,13 +1731,35 @@ static void sem_async_grant(struct sem_waiter *waiter, int status)
 		  waiter);
 }
 
+/*
+ * A request initialised at the address of one whose function still runs
+ * (the function freed it, or initialises it anew) is a new request: a
+ * grant of it must not wait for that run.  Forget the run's request,
+ * unless the run already holds a grant of it back (then the request is
+ * being initialised while the semaphore owns it, a bug).
+ */
+static void sem_runner_forget(struct sem_async *req)
+{
+	struct sem_inflight_bucket *rb = sem_runner_bucket(req);
+	struct sem_async_runner *runner;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&rb->lock, flags);
+	runner = sem_runner_find(req);
+	if (runner && !runner->requeue)
+		runner->req = NULL;
+	raw_spin_unlock_irqrestore(&rb->lock, flags);
+}
+
 static void sem_async_init_common(struct sem_async *req, work_func_t func)
 {
+	sem_runner_forget(req);
 	sem_waiter_init(&req->waiter, sem_async_grant);
 	req->func = func;
 	req->wq = NULL;
 	req->status = 0;
 	atomic_set(&req->cancelling, 0);
+	req->takeoffs = 0;
 	INIT_HLIST_NODE(&req->inflight.node);
 	req->inflight.sem = NULL;
 	req->inflight.req = req;
@@ -1790,11 +1843,15 @@ EXPORT_SYMBOL(sem_async_destroy_onstack);
  * not be a BH workqueue, the work function must not rely on running on a
  * particular CPU, and a request keeps the same @wq while its work
  * function runs.  It may be submitted again from its own work function, also
- * when the new unit is free at once (the work item then runs again after
- * the current run), but not while it is queued or its work is pending.
+ * when the new unit is free at once (the work is then queued when the
+ * current run returns, as is any grant made while it runs), but not while
+ * it is queued or its work is pending.  A request that the function freed
+ * and that was allocated and initialised anew at the same address is a new
+ * request: its work is queued at once.
  *
  * Context: Any context; does not sleep.
- * Return: 0 if the unit was taken and the work queued, -EINPROGRESS if
+ * Return: 0 if the unit was taken and the work queued (or, while the
+ * request's function runs, left to that run to queue), -EINPROGRESS if
  * @req was queued, -ESHUTDOWN if @sem was shut down (nothing queued),
  * -ECANCELED if sem_async_cancel_sync() runs for @req (nothing queued),
  * -EBUSY (with a warning, no unit taken) if @req is queued or its work is
@@ -1823,7 +1880,9 @@ EXPORT_SYMBOL(down_async);
  *
  * See sem_cancel().  A request is settled and its work queued in one step
  * under the semaphore's lock, so -EALREADY means that the work is queued,
- * running or done, and will not be queued again for that grant.
+ * running or done, and will not be queued again for that grant; a grant
+ * made while the request's function still runs (it submitted the request
+ * again) is queued when that run returns.
  *
  * Context: Any context; does not sleep.
  * Return: 0 if @req was removed and its work will not run for it,
@@ -1837,6 +1896,66 @@ int sem_async_cancel(struct semaphore *sem, struct sem_async *req)
 	return sem_cancel(sem, &req->waiter);
 }
 EXPORT_SYMBOL(sem_async_cancel);
+
+/*
+ * Two points of sem_async_cancel_sync() where the semaphore KUnit suites
+ * stop it, to run the other side of a race there (kunit/static_stub.h):
+ * after the call made itself known to the work item and to
+ * sem_shutdown(), and once it holds the semaphore its request moved to.
+ * Empty, and gone, without CONFIG_KUNIT.
+ */
+VISIBLE_IF_KUNIT void sem_test_cancel_begun(struct sem_async *req)
+{
+	KUNIT_STATIC_STUB_REDIRECT(sem_test_cancel_begun, req);
+}
+EXPORT_SYMBOL_IF_KUNIT(sem_test_cancel_begun);
+
+VISIBLE_IF_KUNIT void sem_test_cancel_pinned(struct sem_async *req)
+{
+	KUNIT_STATIC_STUB_REDIRECT(sem_test_cancel_pinned, req);
+}
+EXPORT_SYMBOL_IF_KUNIT(sem_test_cancel_pinned);
+
+/*
+ * __sem_cancel() @req on the semaphore it is queued on or granted by now,
+ * which its work function chose: not the caller's, which may be gone by
+ * the time the lock is taken.  Nothing keeps that semaphore alive but
+ * @req's place on it, which its sem_shutdown() may settle and drain at any
+ * moment, then return and let it be freed.  So a record of ours pins it
+ * first: hashed in its bucket, where sem_shutdown() waits for it, once
+ * the bucket lock shows @req still queued on it (so sem_shutdown() has not
+ * settled it yet) or granted by it (its record, in the same bucket, holds
+ * sem_shutdown() back).
+ * Return: as __sem_cancel(), or -EAGAIN if @req is neither any more.
+ */
+static int sem_async_cancel_pinned(struct sem_async *req)
+{
+	struct sem_async_inflight pin = { .req = req, .task = current };
+	struct sem_inflight_bucket *b;
+	struct semaphore *cur;
+	unsigned int state;
+	unsigned long flags;
+	int ret;
+
+	cur = READ_ONCE(req->waiter.sem);
+	b = sem_inflight_bucket(cur);
+	raw_spin_lock_irqsave(&b->lock, flags);
+	/* Acquire: as in __sem_cancel(), @req's semaphore with its state. */
+	state = smp_load_acquire(&req->waiter.state);
+	if ((state != SEM_WAITER_QUEUED && state != SEM_WAITER_GRANTING) ||
+	    READ_ONCE(req->waiter.sem) != cur) {
+		raw_spin_unlock_irqrestore(&b->lock, flags);
+		return -EAGAIN;
+	}
+	pin.sem = cur;
+	hlist_add_head(&pin.node, &b->head);
+	raw_spin_unlock_irqrestore(&b->lock, flags);
+
+	sem_test_cancel_pinned(req);
+	ret = __sem_cancel(cur, &req->waiter, true);
+	sem_async_end(&pin);
+	return ret;
+}
 
 /**
  * sem_async_cancel_sync - cancel a down_async() request and wait for it
@@ -1865,7 +1984,9 @@ EXPORT_SYMBOL(sem_async_cancel);
  * @req that the function made and whose work waits behind it is taken
  * off as usual), nor with a lock held that the work function takes.
  * Return: 0 if the work function will not run for the last submission of
- * @req (it was removed, or taken off before it started), -EALREADY if it
+ * @req (it was removed, or its unit given back before the function
+ * started: by this call, by a call it waited for, or by the work item or
+ * sem_shutdown() because this call ran), -EALREADY if it
  * ran, -ENOENT if @req was not submitted (a work function still running
  * for an earlier submission was waited for all the same), -EINVAL (with a
  * warning) if @req was never initialised.  On return @req is not in
@@ -1873,12 +1994,20 @@ EXPORT_SYMBOL(sem_async_cancel);
  */
 int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
 {
-	struct semaphore *cur;
-	unsigned int state;
+	unsigned int state, takeoffs;
 	bool idle_seen = false;
 	int found, ret, r;
 
 	might_sleep();
+	/*
+	 * A take-off from here on is this call's doing, or one it waits for:
+	 * the work item and sem_shutdown() give the unit back instead of
+	 * running the function as soon as they see the increment below, which
+	 * may be before __sem_cancel() looks (then it finds @req IDLE).
+	 */
+	takeoffs = READ_ONCE(req->takeoffs);
+	/* Read before the increment, which a take-off that counts follows. */
+	smp_mb__before_atomic();
 	atomic_inc(&req->cancelling);
 	/*
 	 * Seen by a down_async() that takes @sem's lock after the
@@ -1889,6 +2018,7 @@ int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
 	 * @req: the loop below deals with that.
 	 */
 	smp_mb__after_atomic();
+	sem_test_cancel_begun(req);
 	ret = __sem_cancel(sem, &req->waiter, true);
 	if (ret == -EINVAL) {
 		if (!sem_waiter_valid(&req->waiter,
@@ -1897,8 +2027,9 @@ int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
 			return ret;
 		}
 		/* Submitted again elsewhere by its work function. */
-		ret = __sem_cancel(READ_ONCE(req->waiter.sem), &req->waiter,
-				   true);
+		r = sem_async_cancel_pinned(req);
+		if (r != -EAGAIN)
+			ret = r;
 	}
 	for (;;) {
 		found = sem_async_drain(NULL, req);
@@ -1933,19 +2064,21 @@ int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
 		 */
 		if ((found & SEM_DRAIN_SELF) && state == SEM_WAITER_GRANTING)
 			break;
-		cur = READ_ONCE(req->waiter.sem);
-		r = __sem_cancel(cur, &req->waiter, true);
+		r = sem_async_cancel_pinned(req);
 		if (r == 0 || r == -EALREADY)
 			ret = r;
 	}
 	if (ret == -EINVAL)
 		ret = -ENOENT;
 	/*
-	 * The grant that made it -EALREADY was taken off by a concurrent call
-	 * or by the work item itself, after this call's scan: the function
-	 * did not run for it.
+	 * A grant was taken off since this call began (by this call, by a
+	 * concurrent one, by the work item or by sem_shutdown(), the last two
+	 * because they saw ->cancelling), and nothing submitted @req since:
+	 * the function did not run for its last submission, whatever
+	 * __sem_cancel() found when it looked.  The acquire above orders the
+	 * read after the increment, made before the take-off's IDLE.
 	 */
-	if (ret == -EALREADY && state == SEM_WAITER_IDLE)
+	if (state == SEM_WAITER_IDLE && READ_ONCE(req->takeoffs) != takeoffs)
 		ret = 0;
 	atomic_dec(&req->cancelling);
 	return ret;

@@ -262,9 +262,10 @@ int sem_cancel_sync(struct semaphore *sem, struct sem_waiter *waiter);
 void sem_shutdown(struct semaphore *sem);
 
 /*
- * A down_async() request whose work is pending or running, private to
- * lib/semaphore.c: sem_shutdown() and sem_async_cancel_sync() wait for
- * these, and for nothing else.
+ * A down_async() request whose work is pending or running, or a
+ * sem_async_cancel_sync() that is about to look at the semaphore its
+ * request moved to, private to lib/semaphore.c: sem_shutdown() and
+ * sem_async_cancel_sync() wait for these, and for nothing else.
  */
 struct sem_async_inflight {
 	struct hlist_node	node;
@@ -283,6 +284,8 @@ struct sem_async_inflight {
  * @status: 0 when @func runs holding the semaphore, -ESHUTDOWN otherwise
  * @cancelling: how many sem_async_cancel_sync() calls run for @req; while
  *	any does, down_async() refuses it
+ * @takeoffs: how many grants of @req gave their unit back instead of
+ *	running @func; sem_async_cancel_sync() compares it
  * @inflight: the record of a granted request whose work has not started
  *
  * Initialise with sem_async_init(), or sem_async_init_onstack() for a
@@ -296,6 +299,7 @@ struct sem_async {
 	struct workqueue_struct		*wq;
 	int				status;
 	atomic_t			cancelling;
+	unsigned int			takeoffs;
 	struct sem_async_inflight	inflight;
 };
 
@@ -306,6 +310,12 @@ int __must_check down_async(struct semaphore *sem, struct sem_async *req,
 			    struct workqueue_struct *wq);
 int sem_async_cancel(struct semaphore *sem, struct sem_async *req);
 int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Where the KUnit suites stop sem_async_cancel_sync(): lib/semaphore.c. */
+void sem_test_cancel_begun(struct sem_async *req);
+void sem_test_cancel_pinned(struct sem_async *req);
+#endif
 
 /**
  * to_sem_async - the request that a down_async() work function runs for

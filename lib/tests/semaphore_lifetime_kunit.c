@@ -11,6 +11,7 @@
  * hang on a broken semaphore waits with a timeout instead and fails; the
  * objects a stuck thread may still touch are then leaked, not freed.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
@@ -1044,6 +1045,222 @@ static void sem_life_test_shutdown_run_cancels(struct kunit *test)
 	sem_life_twice_end(test, t, s, 1);
 }
 
+/*
+ * Lifetimes, "resubmit": a work function, run by its work item, submits
+ * its request to a second semaphore and gets the unit at once.  Its work
+ * is not queued while the function still runs (it would be pending on a
+ * workqueue that may run it elsewhere, and that sem_shutdown() would
+ * take it off and run it itself): it is queued once the function has
+ * returned.  So a sem_shutdown() of the second semaphore meanwhile waits
+ * for the first run, and the two runs never overlap.
+ */
+static void sem_life_test_work_run_resubmits(struct kunit *test)
+{
+	struct sem_life_stopper *s;
+	struct sem_life_twice *t;
+	unsigned long end;
+	bool pending;
+
+	t = sem_life_twice_alloc(test, false);
+	s = sem_life_stopper_alloc(test);
+	s->shutdown = t->second;
+	KUNIT_EXPECT_EQ(test, down_async(t->first, &t->req, t->wq), 0);
+	/* The first run took the second semaphore's unit; it runs 100 ms. */
+	end = jiffies + SEM_TEST_WAIT;
+	while (sem_count(t->second) && time_before(jiffies, end))
+		usleep_range(100, 200);
+	KUNIT_ASSERT_EQ(test, sem_count(t->second), 0U);
+	/* Pending first, then running: a run that just ended may queue it. */
+	pending = work_pending(&t->req.work);
+	if (atomic_read(&t->running))
+		KUNIT_EXPECT_FALSE_MSG(test, pending,
+				       "a grant was queued while the function ran");
+	queue_work(system_unbound_wq, &s->work);
+	if (!sem_life_wait(&s->done) || !sem_life_wait(&t->ran_twice)) {
+		KUNIT_FAIL(test, "sem_shutdown() or the second run did not return");
+		return;	/* leak: they may still use them */
+	}
+	KUNIT_EXPECT_EQ(test, t->resubmit_ret, 0);
+	sem_life_twice_end(test, t, s, 2);
+}
+
+/*
+ * A request whose work function initialises it anew (as if it had freed
+ * it and got the same memory back) for another function and submits it
+ * to a second semaphore, on a workqueue of another pool.
+ */
+struct sem_life_reuse {
+	struct sem_async	req;
+	struct semaphore	*a;
+	struct semaphore	*x;
+	int			submit_ret;
+	bool			waited;
+	struct completion	b_ran;
+	struct completion	a_done;
+};
+
+static void sem_life_reuse_b_fn(struct work_struct *work)
+{
+	struct sem_life_reuse *u = container_of(to_sem_async(work),
+						struct sem_life_reuse, req);
+
+	if (!sem_async_status(&u->req))
+		up(u->x);
+	complete_all(&u->b_ran);
+}
+
+static void sem_life_reuse_a_fn(struct work_struct *work)
+{
+	struct sem_life_reuse *u = container_of(to_sem_async(work),
+						struct sem_life_reuse, req);
+
+	if (!sem_async_status(&u->req))
+		up(u->a);
+	sem_async_init(&u->req, sem_life_reuse_b_fn);
+	u->submit_ret = down_async(u->x, &u->req, system_wq);
+	u->waited = wait_for_completion_timeout(&u->b_ran, HZ);
+	complete(&u->a_done);
+}
+
+/*
+ * Lifetimes, "free after grant": the function may free its request; a new
+ * request that gets the same address is not the old one.  Its grant is
+ * not left to the run of the old request's function, which here waits for
+ * the new request's work: it runs at once.
+ */
+static void sem_life_test_reinit_in_work(struct kunit *test)
+{
+	struct sem_life_reuse *u = kzalloc(sizeof(*u), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	u->a = sem_life_sem_alloc(test, 1);
+	u->x = sem_life_sem_alloc(test, 1);
+	init_completion(&u->b_ran);
+	init_completion(&u->a_done);
+	sem_async_init(&u->req, sem_life_reuse_a_fn);
+	KUNIT_EXPECT_EQ(test, down_async(u->a, &u->req, system_unbound_wq), 0);
+	if (!sem_life_wait(&u->a_done) || !sem_life_wait(&u->b_ran)) {
+		KUNIT_FAIL(test, "a work function did not return");
+		return;	/* leak: it may still use them */
+	}
+	KUNIT_EXPECT_EQ(test, u->submit_ret, 0);
+	KUNIT_EXPECT_TRUE_MSG(test, u->waited,
+			      "the new request's work waited for the old one's function");
+	KUNIT_EXPECT_EQ(test, sem_count(u->a), 1U);
+	KUNIT_EXPECT_EQ(test, sem_count(u->x), 1U);
+	kfree(u->a);
+	kfree(u->x);
+	kfree(u);
+}
+
+/*
+ * The other side of a race, run where sem_async_cancel_sync() stops (a
+ * KUnit static stub of lib/semaphore.c), and what the test needs there.
+ */
+static struct workqueue_struct *sem_life_window_wq;
+static struct sem_life_blocker *sem_life_window_blk;
+static struct sem_life_stopper *sem_life_window_stopper;
+static bool sem_life_window_returned;
+
+/* The pending work of the request starts, and finishes. */
+static void sem_life_window_work_runs(struct sem_async *req)
+{
+	complete(&sem_life_window_blk->release);
+	flush_workqueue(sem_life_window_wq);
+}
+
+/*
+ * Lifetimes, "free after -EALREADY": a request is granted, its work
+ * pending behind a blocker.  Its work starts once sem_async_cancel_sync()
+ * has begun, sees the call and gives the unit back, all before the call
+ * first looks at the request.  The call caused that take-off: it returns
+ * 0 (the function does not run), not -ENOENT ("not submitted").
+ */
+static void sem_life_test_cancel_sync_early_give_back(struct kunit *test)
+{
+	struct workqueue_struct *wq;
+	struct sem_life_req *r;
+	struct semaphore *sem;
+	int ret;
+
+	wq = alloc_ordered_workqueue("sem_life_ordered", 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	sem_life_window_wq = wq;
+	sem_life_window_blk = sem_life_block(test, wq);
+	sem = sem_life_sem_alloc(test, 1);
+	r = sem_life_req_alloc(test, sem, wq);
+	KUNIT_EXPECT_EQ(test, down_async(sem, &r->req, wq), 0);
+	KUNIT_EXPECT_TRUE(test, work_pending(&r->req.work));
+
+	kunit_activate_static_stub(test, sem_test_cancel_begun,
+				   sem_life_window_work_runs);
+	ret = sem_async_cancel_sync(sem, &r->req);
+	kunit_deactivate_static_stub(test, sem_test_cancel_begun);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 0);
+	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
+	destroy_workqueue(wq);
+	kfree(sem_life_window_blk);
+	kfree(r);
+	kfree(sem);
+}
+
+/* The second semaphore's owner shuts it down; did that return at once? */
+static void sem_life_window_shutdown(struct sem_async *req)
+{
+	queue_work(system_unbound_wq, &sem_life_window_stopper->work);
+	sem_life_window_returned =
+		wait_for_completion_timeout(&sem_life_window_stopper->done,
+					    msecs_to_jiffies(500));
+}
+
+/*
+ * Lifetimes, "free after -EALREADY": the work function moved its request
+ * to a second semaphore, where it waits; the owner cancels it with
+ * sem_async_cancel_sync() on the first, and the call follows it to the
+ * second.  The second semaphore's owner shuts it down meanwhile and may
+ * free it once sem_shutdown() returns: so sem_shutdown() must wait until
+ * the call is done with it.  The request, failed by sem_shutdown() while
+ * the call runs, is given back: 0, one run only.
+ */
+static void sem_life_test_cancel_sync_pins_moved(struct kunit *test)
+{
+	struct semaphore *a, *b;
+	struct sem_life_req *r;
+	int ret;
+
+	a = sem_life_sem_alloc(test, 1);
+	b = sem_life_sem_alloc(test, SEM_TEST_NO_UNITS);
+	r = sem_life_req_alloc(test, a, system_unbound_wq);
+	r->move_to = b;
+	KUNIT_EXPECT_EQ(test, down_async(a, &r->req, system_unbound_wq), 0);
+	KUNIT_ASSERT_TRUE(test, sem_life_wait(&r->ran));
+	KUNIT_EXPECT_EQ(test, r->resubmit_ret, -EINPROGRESS);
+	KUNIT_EXPECT_TRUE(test, sem_has_waiters(b));
+	sem_life_window_stopper = sem_life_stopper_alloc(test);
+	sem_life_window_stopper->shutdown = b;
+	sem_life_window_returned = false;
+
+	kunit_activate_static_stub(test, sem_test_cancel_pinned,
+				   sem_life_window_shutdown);
+	ret = sem_async_cancel_sync(a, &r->req);
+	kunit_deactivate_static_stub(test, sem_test_cancel_pinned);
+	KUNIT_EXPECT_FALSE_MSG(test, sem_life_window_returned,
+			       "sem_shutdown() returned while sem_async_cancel_sync() used the semaphore");
+	if (!sem_life_wait(&sem_life_window_stopper->done)) {
+		KUNIT_FAIL(test, "sem_shutdown() did not return");
+		return;	/* leak: the stuck work still uses them */
+	}
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 1);
+	KUNIT_EXPECT_EQ(test, sem_count(a), 1U);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(b));
+	kfree(sem_life_window_stopper);
+	kfree(r);
+	kfree(a);
+	kfree(b);
+}
+
 static enum hrtimer_restart sem_life_irq_up(struct hrtimer *timer)
 {
 	struct sem_life_entry *e = container_of(timer, struct sem_life_entry,
@@ -1334,6 +1551,10 @@ static struct kunit_case sem_lifetime_test_cases[] = {
 	KUNIT_CASE(sem_life_test_shutdown_run_resubmits),
 	KUNIT_CASE(sem_life_test_shutdown_run_cancels),
 	KUNIT_CASE(sem_life_test_cancel_sync_from_own_work),
+	KUNIT_CASE(sem_life_test_work_run_resubmits),
+	KUNIT_CASE(sem_life_test_reinit_in_work),
+	KUNIT_CASE(sem_life_test_cancel_sync_early_give_back),
+	KUNIT_CASE(sem_life_test_cancel_sync_pins_moved),
 	KUNIT_CASE(sem_life_test_up_irq_during_grant),
 	KUNIT_CASE(sem_life_test_cancel_requeued_elsewhere),
 	KUNIT_CASE(sem_life_test_entry_cancel_sync),
@@ -1353,3 +1574,4 @@ kunit_test_suite(sem_lifetime_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the lifetimes of asynchronous semaphore waiters");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
