@@ -184,10 +184,11 @@ static struct sem_inflight_bucket *sem_inflight_bucket(struct semaphore *sem)
  * Lock order: sem->lock, then an in-flight bucket, then a runner bucket.
  */
 struct sem_async_runner {
-	struct hlist_node	node;
-	struct sem_async	*req;
-	struct task_struct	*task;
-	bool			requeue;
+	struct hlist_node		node;
+	struct sem_async		*req;
+	struct task_struct		*task;
+	struct sem_async_inflight	*run;	/* the run's in-flight record */
+	bool				requeue;
 };
 
 static struct sem_inflight_bucket sem_runners[1 << SEM_INFLIGHT_BITS] = {
@@ -1314,6 +1315,7 @@ static void sem_async_start(struct sem_async *req,
 	if (state == SEM_WAITER_DONE) {
 		runner->req = req;
 		runner->task = current;
+		runner->run = run;
 		runner->requeue = false;
 		rb = sem_runner_bucket(req);
 		raw_spin_lock(&rb->lock);
@@ -1481,26 +1483,23 @@ static void sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
 }
 
 /*
- * Whether @r may be taken off its workqueue: pending, and not the request
- * whose work function calls us (it runs after we return).  No function of
- * the request runs: a grant made while one runs is queued only once it
- * has returned (struct sem_async_runner).  Called with @r's bucket lock
- * held, which keeps a pending request alive.
+ * Whether @r may be taken off its workqueue: pending, and so not held by
+ * a run (->task).  No function of the request runs: a grant made while
+ * one runs is queued only once it has returned (struct sem_async_runner),
+ * also when the caller is that run.  Called with @r's bucket lock held,
+ * which keeps a pending request alive.
  */
 static bool sem_async_can_take(struct sem_async_inflight *r)
 {
-	struct work_struct *work = &r->req->work;
-
-	return !r->task && current_work() != work && cancel_work(work);
+	return !r->task && cancel_work(&r->req->work);
 }
 
 /*
  * Whether sem_async_cancel_sync() may take @r off although it is the
  * caller's own: a grant whose queueing sem_async_defer_queue() left to
- * the caller's own run of the function (which then does not queue it),
- * or a grant pending behind that run (queued by hand).  Either way the
- * function has not started for it.  Called with @r's bucket lock held.
- * The caller's own running record is not taken.
+ * the caller's own run of the function (which then does not queue it).
+ * The function has not started for it.  Called with @r's bucket lock
+ * held.  The caller's own running record is not taken.
  */
 static bool sem_async_can_take_own(struct sem_async_inflight *r)
 {
@@ -1508,9 +1507,7 @@ static bool sem_async_can_take_own(struct sem_async_inflight *r)
 	struct sem_async_runner *runner;
 	bool found;
 
-	if (!r->task)
-		return cancel_work(&r->req->work);
-	if (r != &r->req->inflight)
+	if (!r->req || r != &r->req->inflight)
 		return false;
 	rb = sem_runner_bucket(r->req);
 	raw_spin_lock(&rb->lock);
@@ -1564,8 +1561,7 @@ static int sem_async_drain(struct semaphore *sem, struct sem_async *req)
 			hlist_for_each_entry(r, &b->head, node) {
 				if (sem ? r->sem != sem : r->req != req)
 					continue;
-				if (r->task == current ||
-				    (!r->task && current_work() == &r->req->work)) {
+				if (r->task == current) {
 					if (!sem && sem_async_can_take_own(r)) {
 						take = r->req;
 						break;
@@ -1733,27 +1729,51 @@ static void sem_async_grant(struct sem_waiter *waiter, int status)
 
 /*
  * A request initialised at the address of one whose function still runs
- * (the function freed it, or initialises it anew) is a new request: a
- * grant of it must not wait for that run.  Forget the run's request,
- * unless the run already holds a grant of it back (then the request is
- * being initialised while the semaphore owns it, a bug).
+ * (the function freed it and the memory came back) is a new request: its
+ * grants must not be left to that run, nor drains take that run for one
+ * of it.  Detach the run from the address: its runner, and its in-flight
+ * record, under that record's bucket lock (taken first, as everywhere).
+ * Return: false if the run holds a grant of the request back (then the
+ * request is being initialised while the semaphore owns it, a bug), with
+ * nothing changed.
  */
-static void sem_runner_forget(struct sem_async *req)
+static bool sem_runner_forget(struct sem_async *req)
 {
-	struct sem_inflight_bucket *rb = sem_runner_bucket(req);
+	struct sem_inflight_bucket *rb = sem_runner_bucket(req), *b;
 	struct sem_async_runner *runner;
+	struct semaphore *sem;
 	unsigned long flags;
+	bool ok = true;
 
 	raw_spin_lock_irqsave(&rb->lock, flags);
 	runner = sem_runner_find(req);
-	if (runner && !runner->requeue)
-		runner->req = NULL;
+	/* Only hashed: the run may end once the lock is dropped. */
+	sem = runner ? runner->run->sem : NULL;
 	raw_spin_unlock_irqrestore(&rb->lock, flags);
+	if (!runner)
+		return true;
+
+	b = sem_inflight_bucket(sem);
+	raw_spin_lock_irqsave(&b->lock, flags);
+	raw_spin_lock(&rb->lock);
+	runner = sem_runner_find(req);
+	if (runner && runner->requeue) {
+		ok = false;
+	} else if (runner && runner->run->sem == sem) {
+		runner->req = NULL;
+		runner->run->req = NULL;
+	}
+	raw_spin_unlock(&rb->lock);
+	raw_spin_unlock_irqrestore(&b->lock, flags);
+	return ok;
 }
 
-static void sem_async_init_common(struct sem_async *req, work_func_t func)
+static bool sem_async_init_common(struct sem_async *req, work_func_t func)
 {
-	sem_runner_forget(req);
+	if (WARN_ONCE(!sem_runner_forget(req),
+		      "semaphore: initialising request %p, which holds a grant\n",
+		      req))
+		return false;
 	sem_waiter_init(&req->waiter, sem_async_grant);
 	req->func = func;
 	req->wq = NULL;
@@ -1765,6 +1785,7 @@ static void sem_async_init_common(struct sem_async *req, work_func_t func)
 	req->inflight.req = req;
 	req->inflight.task = NULL;
 	req->inflight.takeoff = false;
+	return true;
 }
 
 /**
@@ -1776,14 +1797,20 @@ static void sem_async_init_common(struct sem_async *req, work_func_t func)
  * pending or running.  It may be passed to down_async() again from @func,
  * or once @func has been called for it, or after sem_async_cancel()
  * returned 0, without calling this function again.  For a request on the
- * stack use sem_async_init_onstack().
+ * stack use sem_async_init_onstack().  Memory that @func freed may be
+ * initialised as a new request while @func still runs (unless a
+ * sem_async_cancel_sync() runs for the old one: its owner may not free
+ * it yet): the new request is not the old one, whose run its grants do
+ * not wait for.  A request that its running @func submitted again and
+ * whose grant waits for @func to return is not initialised, with a
+ * warning.
  *
  * Context: Any context.
  */
 void sem_async_init(struct sem_async *req, work_func_t func)
 {
-	sem_async_init_common(req, func);
-	INIT_WORK(&req->work, sem_async_workfn);
+	if (sem_async_init_common(req, func))
+		INIT_WORK(&req->work, sem_async_workfn);
 }
 EXPORT_SYMBOL(sem_async_init);
 
@@ -1800,8 +1827,8 @@ EXPORT_SYMBOL(sem_async_init);
  */
 void sem_async_init_onstack(struct sem_async *req, work_func_t func)
 {
-	sem_async_init_common(req, func);
-	INIT_WORK_ONSTACK(&req->work, sem_async_workfn);
+	if (sem_async_init_common(req, func))
+		INIT_WORK_ONSTACK(&req->work, sem_async_workfn);
 }
 EXPORT_SYMBOL(sem_async_init_onstack);
 

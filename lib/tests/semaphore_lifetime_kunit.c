@@ -1085,28 +1085,39 @@ static void sem_life_test_work_run_resubmits(struct kunit *test)
 }
 
 /*
- * A request whose work function initialises it anew (as if it had freed
- * it and got the same memory back) for another function and submits it
- * to a second semaphore, on a workqueue of another pool.
+ * A request whose work function frees it and gets the memory back at once
+ * (here: initialises it anew in place) as a new request, for another
+ * function, and submits that to a second semaphore.
  */
+enum sem_life_reuse_mode {
+	SEM_LIFE_REUSE_WAIT,		/* then wait for the new request's run */
+	SEM_LIFE_REUSE_SHUTDOWN,	/* then shut the second semaphore down */
+	SEM_LIFE_REUSE_GRANTED,		/* submit first, then initialise */
+};
+
 struct sem_life_reuse {
 	struct sem_async	req;
 	struct semaphore	*a;
 	struct semaphore	*x;
+	struct workqueue_struct	*xwq;	/* for the second submission */
+	enum sem_life_reuse_mode mode;
+	atomic_t		runs;
 	int			submit_ret;
 	bool			waited;
-	struct completion	b_ran;
+	bool			x_ran_first;
+	struct completion	x_ran;
 	struct completion	a_done;
 };
 
-static void sem_life_reuse_b_fn(struct work_struct *work)
+/* The run for the second semaphore's grant: the new request's, or the old. */
+static void sem_life_reuse_x_fn(struct work_struct *work)
 {
 	struct sem_life_reuse *u = container_of(to_sem_async(work),
 						struct sem_life_reuse, req);
 
 	if (!sem_async_status(&u->req))
 		up(u->x);
-	complete_all(&u->b_ran);
+	complete_all(&u->x_ran);
 }
 
 static void sem_life_reuse_a_fn(struct work_struct *work)
@@ -1114,43 +1125,131 @@ static void sem_life_reuse_a_fn(struct work_struct *work)
 	struct sem_life_reuse *u = container_of(to_sem_async(work),
 						struct sem_life_reuse, req);
 
+	if (atomic_inc_return(&u->runs) > 1) {
+		sem_life_reuse_x_fn(work);
+		return;
+	}
 	if (!sem_async_status(&u->req))
 		up(u->a);
-	sem_async_init(&u->req, sem_life_reuse_b_fn);
-	u->submit_ret = down_async(u->x, &u->req, system_wq);
-	u->waited = wait_for_completion_timeout(&u->b_ran, HZ);
+	if (u->mode == SEM_LIFE_REUSE_GRANTED) {
+		u->submit_ret = down_async(u->x, &u->req, u->xwq);
+		/* Refused with a warning: the request holds a grant. */
+		sem_async_init(&u->req, sem_life_reuse_x_fn);
+	} else {
+		sem_async_init(&u->req, sem_life_reuse_x_fn);
+		u->submit_ret = down_async(u->x, &u->req, u->xwq);
+	}
+	if (u->mode == SEM_LIFE_REUSE_WAIT)
+		u->waited = wait_for_completion_timeout(&u->x_ran, HZ);
+	if (u->mode == SEM_LIFE_REUSE_SHUTDOWN) {
+		sem_shutdown(u->x);
+		u->x_ran_first = completion_done(&u->x_ran);
+	}
 	complete(&u->a_done);
 }
 
-/*
- * Lifetimes, "free after grant": the function may free its request; a new
- * request that gets the same address is not the old one.  Its grant is
- * not left to the run of the old request's function, which here waits for
- * the new request's work: it runs at once.
- */
-static void sem_life_test_reinit_in_work(struct kunit *test)
+static struct sem_life_reuse *sem_life_reuse_alloc(struct kunit *test,
+						   enum sem_life_reuse_mode mode,
+						   struct workqueue_struct *xwq)
 {
 	struct sem_life_reuse *u = kzalloc(sizeof(*u), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, u);
 	u->a = sem_life_sem_alloc(test, 1);
 	u->x = sem_life_sem_alloc(test, 1);
-	init_completion(&u->b_ran);
+	u->xwq = xwq;
+	u->mode = mode;
+	init_completion(&u->x_ran);
 	init_completion(&u->a_done);
 	sem_async_init(&u->req, sem_life_reuse_a_fn);
+	return u;
+}
+
+/* Submit to the first semaphore; both runs done, both units back. */
+static bool sem_life_reuse_run(struct kunit *test, struct sem_life_reuse *u,
+			       int runs)
+{
 	KUNIT_EXPECT_EQ(test, down_async(u->a, &u->req, system_unbound_wq), 0);
-	if (!sem_life_wait(&u->a_done) || !sem_life_wait(&u->b_ran)) {
+	if (!sem_life_wait(&u->a_done) || !sem_life_wait(&u->x_ran)) {
 		KUNIT_FAIL(test, "a work function did not return");
-		return;	/* leak: it may still use them */
+		return false;	/* leak: it may still use them */
 	}
 	KUNIT_EXPECT_EQ(test, u->submit_ret, 0);
-	KUNIT_EXPECT_TRUE_MSG(test, u->waited,
-			      "the new request's work waited for the old one's function");
+	KUNIT_EXPECT_EQ(test, atomic_read(&u->runs), runs);
 	KUNIT_EXPECT_EQ(test, sem_count(u->a), 1U);
 	KUNIT_EXPECT_EQ(test, sem_count(u->x), 1U);
+	return true;
+}
+
+static void sem_life_reuse_free(struct sem_life_reuse *u)
+{
 	kfree(u->a);
 	kfree(u->x);
 	kfree(u);
+}
+
+/*
+ * Lifetimes, "free after grant": the function may free its request; a new
+ * request that gets the same address is not the old one.  Its grant is
+ * not left to the run of the old request's function, which here waits for
+ * the new request's work (on a workqueue of another pool): it runs at
+ * once.
+ */
+static void sem_life_test_reinit_in_work(struct kunit *test)
+{
+	struct sem_life_reuse *u;
+
+	u = sem_life_reuse_alloc(test, SEM_LIFE_REUSE_WAIT, system_wq);
+	if (!sem_life_reuse_run(test, u, 1))
+		return;
+	KUNIT_EXPECT_TRUE_MSG(test, u->waited,
+			      "the new request's work waited for the old one's function");
+	sem_life_reuse_free(u);
+}
+
+/*
+ * Lifetimes, "shutdown in a work item": as sem_life_test_reinit_in_work,
+ * the new request's work pending on a busy ordered workqueue, and the old
+ * function then shuts the second semaphore down.  The new request is not
+ * the caller's own: sem_shutdown() takes its work off and runs it before
+ * it returns.
+ */
+static void sem_life_test_reinit_shutdown_in_work(struct kunit *test)
+{
+	struct workqueue_struct *wq;
+	struct sem_life_blocker *blk;
+	struct sem_life_reuse *u;
+
+	wq = alloc_ordered_workqueue("sem_life_ordered", 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	blk = sem_life_block(test, wq);
+	u = sem_life_reuse_alloc(test, SEM_LIFE_REUSE_SHUTDOWN, wq);
+	if (!sem_life_reuse_run(test, u, 1))
+		return;
+	KUNIT_EXPECT_TRUE_MSG(test, u->x_ran_first,
+			      "sem_shutdown() returned before the new request's function ran");
+	complete(&blk->release);
+	destroy_workqueue(wq);
+	kfree(blk);
+	sem_life_reuse_free(u);
+}
+
+/*
+ * Misuse: the function submits its request again, gets the unit at once
+ * (its grant waits for the function to return) and then initialises it.
+ * sem_async_init() refuses with a warning and changes nothing: the grant
+ * runs the function a second time once the first run has returned.
+ */
+static void sem_life_test_init_granted(struct kunit *test)
+{
+	struct sem_life_reuse *u;
+
+	u = sem_life_reuse_alloc(test, SEM_LIFE_REUSE_GRANTED,
+				 system_unbound_wq);
+	kunit_info(test, "a warning from sem_async_init() may follow\n");
+	if (!sem_life_reuse_run(test, u, 2))
+		return;
+	sem_life_reuse_free(u);
 }
 
 /*
@@ -1553,6 +1652,8 @@ static struct kunit_case sem_lifetime_test_cases[] = {
 	KUNIT_CASE(sem_life_test_cancel_sync_from_own_work),
 	KUNIT_CASE(sem_life_test_work_run_resubmits),
 	KUNIT_CASE(sem_life_test_reinit_in_work),
+	KUNIT_CASE(sem_life_test_reinit_shutdown_in_work),
+	KUNIT_CASE(sem_life_test_init_granted),
 	KUNIT_CASE(sem_life_test_cancel_sync_early_give_back),
 	KUNIT_CASE(sem_life_test_cancel_sync_pins_moved),
 	KUNIT_CASE(sem_life_test_up_irq_during_grant),
