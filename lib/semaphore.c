@@ -1797,13 +1797,15 @@ static bool sem_async_init_common(struct sem_async *req, work_func_t func)
  * pending or running.  It may be passed to down_async() again from @func,
  * or once @func has been called for it, or after sem_async_cancel()
  * returned 0, without calling this function again.  For a request on the
- * stack use sem_async_init_onstack().  Memory that @func freed may be
- * initialised as a new request while @func still runs (unless a
- * sem_async_cancel_sync() runs for the old one: its owner may not free
- * it yet): the new request is not the old one, whose run its grants do
- * not wait for.  A request that its running @func submitted again and
- * whose grant waits for @func to return is not initialised, with a
- * warning.
+ * stack use sem_async_init_onstack().
+ *
+ * The rule is about the request, not the memory: memory that @func freed
+ * may be initialised as a new request while @func still runs (unless a
+ * sem_async_cancel_sync() runs for the old request: its owner may not
+ * free it yet).  The new request is not the old one: its grants and its
+ * cancels do not wait for that run of @func.  A request that its running
+ * @func submitted again and whose grant waits for @func to return is
+ * left as it is (a warning the first time).
  *
  * Context: Any context.
  */

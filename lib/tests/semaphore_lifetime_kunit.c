@@ -1093,6 +1093,7 @@ enum sem_life_reuse_mode {
 	SEM_LIFE_REUSE_WAIT,		/* then wait for the new request's run */
 	SEM_LIFE_REUSE_SHUTDOWN,	/* then shut the second semaphore down */
 	SEM_LIFE_REUSE_GRANTED,		/* submit first, then initialise */
+	SEM_LIFE_REUSE_CANCEL,		/* then have another task cancel it */
 };
 
 struct sem_life_reuse {
@@ -1107,7 +1108,20 @@ struct sem_life_reuse {
 	bool			x_ran_first;
 	struct completion	x_ran;
 	struct completion	a_done;
+	struct work_struct	canceller;
+	int			cancel_ret;
+	struct completion	cancelled;
 };
+
+/* Another task cancels the new request, waiting for it as it must. */
+static void sem_life_reuse_cancel_fn(struct work_struct *work)
+{
+	struct sem_life_reuse *u = container_of(work, struct sem_life_reuse,
+						canceller);
+
+	u->cancel_ret = sem_async_cancel_sync(u->x, &u->req);
+	complete(&u->cancelled);
+}
 
 /* The run for the second semaphore's grant: the new request's, or the old. */
 static void sem_life_reuse_x_fn(struct work_struct *work)
@@ -1141,6 +1155,14 @@ static void sem_life_reuse_a_fn(struct work_struct *work)
 	}
 	if (u->mode == SEM_LIFE_REUSE_WAIT)
 		u->waited = wait_for_completion_timeout(&u->x_ran, HZ);
+	if (u->mode == SEM_LIFE_REUSE_CANCEL) {
+		/* Queued (no unit): the new request's function never runs. */
+		queue_work(system_unbound_wq, &u->canceller);
+		u->waited = wait_for_completion_timeout(&u->cancelled, HZ);
+		/* The unit the test took, so that the request had to queue. */
+		up(u->x);
+		complete_all(&u->x_ran);
+	}
 	if (u->mode == SEM_LIFE_REUSE_SHUTDOWN) {
 		sem_shutdown(u->x);
 		u->x_ran_first = completion_done(&u->x_ran);
@@ -1161,20 +1183,22 @@ static struct sem_life_reuse *sem_life_reuse_alloc(struct kunit *test,
 	u->mode = mode;
 	init_completion(&u->x_ran);
 	init_completion(&u->a_done);
+	init_completion(&u->cancelled);
+	INIT_WORK(&u->canceller, sem_life_reuse_cancel_fn);
 	sem_async_init(&u->req, sem_life_reuse_a_fn);
 	return u;
 }
 
 /* Submit to the first semaphore; both runs done, both units back. */
 static bool sem_life_reuse_run(struct kunit *test, struct sem_life_reuse *u,
-			       int runs)
+			       int runs, int submit_ret)
 {
 	KUNIT_EXPECT_EQ(test, down_async(u->a, &u->req, system_unbound_wq), 0);
 	if (!sem_life_wait(&u->a_done) || !sem_life_wait(&u->x_ran)) {
 		KUNIT_FAIL(test, "a work function did not return");
 		return false;	/* leak: it may still use them */
 	}
-	KUNIT_EXPECT_EQ(test, u->submit_ret, 0);
+	KUNIT_EXPECT_EQ(test, u->submit_ret, submit_ret);
 	KUNIT_EXPECT_EQ(test, atomic_read(&u->runs), runs);
 	KUNIT_EXPECT_EQ(test, sem_count(u->a), 1U);
 	KUNIT_EXPECT_EQ(test, sem_count(u->x), 1U);
@@ -1200,7 +1224,7 @@ static void sem_life_test_reinit_in_work(struct kunit *test)
 	struct sem_life_reuse *u;
 
 	u = sem_life_reuse_alloc(test, SEM_LIFE_REUSE_WAIT, system_wq);
-	if (!sem_life_reuse_run(test, u, 1))
+	if (!sem_life_reuse_run(test, u, 1, 0))
 		return;
 	KUNIT_EXPECT_TRUE_MSG(test, u->waited,
 			      "the new request's work waited for the old one's function");
@@ -1224,7 +1248,7 @@ static void sem_life_test_reinit_shutdown_in_work(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, wq);
 	blk = sem_life_block(test, wq);
 	u = sem_life_reuse_alloc(test, SEM_LIFE_REUSE_SHUTDOWN, wq);
-	if (!sem_life_reuse_run(test, u, 1))
+	if (!sem_life_reuse_run(test, u, 1, 0))
 		return;
 	KUNIT_EXPECT_TRUE_MSG(test, u->x_ran_first,
 			      "sem_shutdown() returned before the new request's function ran");
@@ -1247,8 +1271,35 @@ static void sem_life_test_init_granted(struct kunit *test)
 	u = sem_life_reuse_alloc(test, SEM_LIFE_REUSE_GRANTED,
 				 system_unbound_wq);
 	kunit_info(test, "a warning from sem_async_init() may follow\n");
-	if (!sem_life_reuse_run(test, u, 2))
+	if (!sem_life_reuse_run(test, u, 2, 0))
 		return;
+	sem_life_reuse_free(u);
+}
+
+/*
+ * Lifetimes, "free after -EALREADY": as sem_life_test_reinit_in_work, the
+ * new request queued on the second semaphore (no unit), and the old
+ * function waits while another task cancels the new request with
+ * sem_async_cancel_sync().  The old function's run is not a run of the
+ * new request: the call removes it (0) without waiting for that run.
+ */
+static void sem_life_test_reinit_cancel_in_work(struct kunit *test)
+{
+	struct sem_life_reuse *u;
+
+	u = sem_life_reuse_alloc(test, SEM_LIFE_REUSE_CANCEL,
+				 system_unbound_wq);
+	KUNIT_ASSERT_EQ(test, down_trylock(u->x), 0);
+	if (!sem_life_reuse_run(test, u, 1, -EINPROGRESS))
+		return;
+	KUNIT_EXPECT_TRUE_MSG(test, u->waited,
+			      "the cancel of the new request waited for the old one's function");
+	if (!sem_life_wait(&u->cancelled)) {
+		KUNIT_FAIL(test, "sem_async_cancel_sync() did not return");
+		return;	/* leak: it may still use them */
+	}
+	KUNIT_EXPECT_EQ(test, u->cancel_ret, 0);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(u->x));
 	sem_life_reuse_free(u);
 }
 
@@ -1654,6 +1705,7 @@ static struct kunit_case sem_lifetime_test_cases[] = {
 	KUNIT_CASE(sem_life_test_reinit_in_work),
 	KUNIT_CASE(sem_life_test_reinit_shutdown_in_work),
 	KUNIT_CASE(sem_life_test_init_granted),
+	KUNIT_CASE(sem_life_test_reinit_cancel_in_work),
 	KUNIT_CASE(sem_life_test_cancel_sync_early_give_back),
 	KUNIT_CASE(sem_life_test_cancel_sync_pins_moved),
 	KUNIT_CASE(sem_life_test_up_irq_during_grant),
