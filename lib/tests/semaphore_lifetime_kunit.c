@@ -1120,7 +1120,7 @@ static void sem_life_reuse_cancel_fn(struct work_struct *work)
 						canceller);
 
 	u->cancel_ret = sem_async_cancel_sync(u->x, &u->req);
-	complete(&u->cancelled);
+	complete_all(&u->cancelled);
 }
 
 /* The run for the second semaphore's grant: the new request's, or the old. */
