@@ -833,8 +833,9 @@ static void sem_life_test_resubmit_pending(struct kunit *test)
 
 /*
  * Lifetimes, "resubmit": from its own work function, with the unit free
- * at once, so the work item is queued while it still runs; it runs again
- * after, and sem_shutdown() finds nothing left over.
+ * at once: the grant waits for the run to return and is queued then (that
+ * the runs do not overlap is sem_life_test_work_run_resubmits'); it runs
+ * again after, and sem_shutdown() finds nothing left over.
  */
 static void sem_life_test_resubmit_from_work(struct kunit *test)
 {
@@ -1355,6 +1356,57 @@ static void sem_life_test_cancel_sync_early_give_back(struct kunit *test)
 	kfree(sem);
 }
 
+/* A submission of the request while the call runs. */
+static struct semaphore *sem_life_window_sem;
+static int sem_life_window_ret;
+
+static void sem_life_window_resubmit(struct sem_async *req)
+{
+	sem_life_window_ret = down_async(sem_life_window_sem, req,
+					 system_unbound_wq);
+}
+
+/*
+ * Lifetimes, "resubmit": while sem_async_cancel_sync() runs for a request,
+ * down_async() refuses it with -ECANCELED and takes no unit (a work
+ * function that keeps submitting its request cannot keep the call
+ * waiting); the call then finds nothing submitted.  Submitted after the
+ * call, the request runs as usual.
+ */
+static void sem_life_test_cancel_sync_refuses_resubmit(struct kunit *test)
+{
+	struct sem_life_req *r;
+	struct semaphore *sem;
+	int ret;
+
+	sem = sem_life_sem_alloc(test, 1);
+	r = sem_life_req_alloc(test, sem, system_unbound_wq);
+	sem_life_window_sem = sem;
+	sem_life_window_ret = 1;
+
+	kunit_activate_static_stub(test, sem_test_cancel_begun,
+				   sem_life_window_resubmit);
+	ret = sem_async_cancel_sync(sem, &r->req);
+	kunit_deactivate_static_stub(test, sem_test_cancel_begun);
+	KUNIT_EXPECT_EQ(test, sem_life_window_ret, -ECANCELED);
+	KUNIT_EXPECT_EQ(test, ret, -ENOENT);
+	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
+	KUNIT_EXPECT_FALSE(test, work_pending(&r->req.work));
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 0);
+
+	KUNIT_EXPECT_EQ(test, down_async(sem, &r->req, system_unbound_wq), 0);
+	if (!sem_life_wait(&r->ran)) {
+		KUNIT_FAIL(test, "the request submitted after the call did not run");
+		return;	/* leak: its work may still run */
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 1);
+	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
+	/* Waits until the work function has returned. */
+	sem_shutdown(sem);
+	kfree(r);
+	kfree(sem);
+}
+
 /* The second semaphore's owner shuts it down; did that return at once? */
 static void sem_life_window_shutdown(struct sem_async *req)
 {
@@ -1708,6 +1760,7 @@ static struct kunit_case sem_lifetime_test_cases[] = {
 	KUNIT_CASE(sem_life_test_reinit_cancel_in_work),
 	KUNIT_CASE(sem_life_test_cancel_sync_early_give_back),
 	KUNIT_CASE(sem_life_test_cancel_sync_pins_moved),
+	KUNIT_CASE(sem_life_test_cancel_sync_refuses_resubmit),
 	KUNIT_CASE(sem_life_test_up_irq_during_grant),
 	KUNIT_CASE(sem_life_test_cancel_requeued_elsewhere),
 	KUNIT_CASE(sem_life_test_entry_cancel_sync),
