@@ -38,6 +38,7 @@ struct sem_trace_log {
 	const void		*obj[SEM_TRACE_MAX];	/* entry or request */
 	int			val[SEM_TRACE_MAX];	/* qlen, ret, status */
 	u64			wait_ns;
+	atomic_t		queued_async;	/* queue events of down_async() */
 	/* Called once from the first -EALREADY cancel event of @hook_task. */
 	void			(*hook)(struct sem_trace_log *log);
 	struct task_struct	*hook_task;
@@ -65,6 +66,10 @@ static void sem_trace_add(void *data, struct semaphore *sem, char ev,
 static void probe_queue(void *data, struct semaphore *sem,
 			struct sem_waiter *waiter, unsigned int qlen, bool async)
 {
+	struct sem_trace_log *log = data;
+
+	if (sem == log->sem && async)
+		atomic_inc(&log->queued_async);
 	sem_trace_add(data, sem, EV_QUEUE, waiter, qlen);
 }
 
@@ -213,6 +218,8 @@ static void sem_trace_test_grant(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QGSE");
 	KUNIT_EXPECT_PTR_EQ(test, log->obj[0], (const void *)&r.req.waiter);
 	KUNIT_EXPECT_EQ(test, log->val[0], 1);
+	/* The queue event names down_async() as the caller. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&log->queued_async), 1);
 	KUNIT_EXPECT_PTR_EQ(test, log->obj[1], (const void *)&r.req.waiter);
 	KUNIT_EXPECT_PTR_EQ(test, log->obj[2], (const void *)&r.req);
 	KUNIT_EXPECT_EQ(test, log->val[2], 0);
@@ -505,6 +512,8 @@ static void sem_trace_test_qlen(struct kunit *test)
 		KUNIT_EXPECT_PTR_EQ(test, log->obj[i], (const void *)&w[i]);
 		KUNIT_EXPECT_EQ(test, log->val[i], i + 1);
 	}
+	/* ... and down_entry(), not down_async(), as the caller. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&log->queued_async), 0);
 	/* FIFO: the first, then the third; the cancelled one is skipped. */
 	KUNIT_EXPECT_PTR_EQ(test, log->obj[4], (const void *)&w[0]);
 	KUNIT_EXPECT_PTR_EQ(test, log->obj[5], (const void *)&w[2]);
