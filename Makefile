@@ -93,8 +93,8 @@ test: reset-results deps
 	$(T)/kunit.sh x86_64 patched; \
 	$(T)/hung-holder.sh x86_64; \
 	for a in $(TEST_ARCHES); do $(T)/kunit.sh $$a patched; done; \
-	for r in $(TEST_TORTURE_ROWS); do \
-		TORTURE_SECS=$(TEST_TORTURE_SECS) $(T)/torture.sh $$r; done; \
+	$(if $(strip $(TEST_TORTURE_ROWS)),TORTURE_SECS=$(TEST_TORTURE_SECS) \
+		$(T)/torture.sh $(TEST_TORTURE_ROWS);) \
 	AIO_DEBUG=lockdep $(T)/aio.sh x86_64; \
 	$(T)/checkpatch.sh; \
 	$(T)/kerneldoc.sh; \
