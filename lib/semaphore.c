@@ -1179,10 +1179,10 @@ static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
  * function will not be called for that queueing and no unit is held.
  * -EALREADY if it had already been settled: its grant function is about
  * to run, runs or has run, and it owns the unit (or the -ESHUTDOWN
- * status).  -ENOENT (with a warning) if @waiter is neither queued nor
- * being granted: never queued, removed, or queued again by its grant
- * function and granted a unit at once (a race that the owner of such a
- * grant function must prevent); -EINVAL (with a warning) if it is queued
+ * status).  -ENOENT (with a warning) if @waiter is idle: never queued,
+ * removed, or queued again by its grant function and granted a unit at
+ * once (a race that the owner of such a grant function must prevent);
+ * -EINVAL (with a warning) if it is queued
  * on another semaphore or was never initialised.
  */
 int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
