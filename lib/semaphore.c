@@ -74,26 +74,22 @@
  * with the grant loses to it.  A grant function is called after the lock
  * is dropped, with preemption disabled from the decision to its return.
  * A down_async() request has no grant function: its work item is queued
- * under the lock, together with the decision, so that whoever looks at
- * the request under the lock afterwards finds its work queued.
- *
- * Lifetimes of down_async() requests.  From its grant to the return of
- * its work function a request is "in flight": a struct sem_async_inflight
- * record, first the one in the request (work pending), then one on the
- * worker's stack (work running, the request may be freed), sits in a
- * small hash table keyed by the semaphore.  sem_shutdown() waits for the
- * records of its own semaphore and sem_async_cancel_sync() for those of
- * its request, and for nothing else.  Neither waits for work that has not
- * started: such work might be queued behind the caller itself (an ordered
- * workqueue), so they take it off its workqueue with cancel_work() and
- * deal with it themselves.
+ * under the lock, in the same step as the decision.  From then on the
+ * work belongs to its workqueue, which knows whether it is pending or
+ * running and never runs it twice at once: cancelling a granted request
+ * and tearing a semaphore down wait for the work as for any work item
+ * (cancel_work_sync(), flush_workqueue()), with lockdep watching, and
+ * this file keeps no record of its own of what the workqueue knows.
+ * queue_work() under sem->lock nests the workqueue's pool lock, and the
+ * scheduler's locks of the worker it wakes, inside sem->lock: a semaphore
+ * that is released or waited for under those locks must not have
+ * down_async() requests.
  */
 
 #include <linux/bug.h>
 #include <linux/compiler.h>
 #include <linux/debugobjects.h>
 #include <linux/export.h>
-#include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
@@ -103,13 +99,10 @@
 #include <linux/sched/wake_q.h>
 #include <linux/semaphore.h>
 #include <linux/spinlock.h>
-#include <linux/wait.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include <linux/ftrace.h>
 #include <linux/sched/clock.h>
-#include <kunit/static_stub.h>
-#include <kunit/visibility.h>
 #include <trace/events/lock.h>
 
 #define CREATE_TRACE_POINTS
@@ -137,81 +130,9 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(sem_async_work_end);
 #define SEM_WAITER_DONE		0x53454d33U	/* granted, or function ran */
 
 /*
- * For a down_async() request the same states mean: QUEUED on the wait
- * list; GRANTING settled, its work queued and not started yet; DONE its
- * work function was called.  A request may be queued again while IDLE or
- * DONE, never while QUEUED or GRANTING.
- *
- * The in-flight records of down_async() requests (see the notes at the
- * top), hashed by semaphore.  A bucket's lock nests inside sem->lock.
- * sem_async_gen counts the records that went away, so that waiters for
- * them can tell that something changed.
+ * A down_async() request is IDLE, QUEUED, or DONE from its grant on: its
+ * work was queued in the same step.  It is never GRANTING.
  */
-#define SEM_INFLIGHT_BITS	6
-
-struct sem_inflight_bucket {
-	raw_spinlock_t		lock;
-	struct hlist_head	head;
-};
-
-static struct sem_inflight_bucket sem_inflight[1 << SEM_INFLIGHT_BITS] = {
-	[0 ... (1 << SEM_INFLIGHT_BITS) - 1] = {
-		.lock = __RAW_SPIN_LOCK_UNLOCKED(sem_inflight.lock),
-	},
-};
-
-static DECLARE_WAIT_QUEUE_HEAD(sem_async_wait);
-static atomic_t sem_async_gen = ATOMIC_INIT(0);
-
-static struct sem_inflight_bucket *sem_inflight_bucket(struct semaphore *sem)
-{
-	return &sem_inflight[hash_ptr(sem, SEM_INFLIGHT_BITS)];
-}
-
-/*
- * Every run of a work function, by the work item or by sem_shutdown()
- * (see sem_async_drain()), is listed here, keyed by request, from the
- * moment it starts until the function has returned.  A grant of the
- * request made meanwhile (the function submitted it again, to this or to
- * another semaphore) is not queued: sem_async_settle() finds the run and
- * leaves the queueing to it, for when the function has returned
- * (sem_async_run()).  So no grant's work is pending while the function
- * runs: the workqueue does not know of a run that sem_shutdown() makes,
- * and after an ordered workqueue moved to another pool (a change of the
- * unbound cpumask) neither does work_busy() of the work item's own; a
- * drain decides "running" from the records alone, and the end of the run
- * that queues the grant's work is a record going away, which wakes it.
- * Lock order: sem->lock, then an in-flight bucket, then a runner bucket.
- */
-struct sem_async_runner {
-	struct hlist_node		node;
-	struct sem_async		*req;
-	struct task_struct		*task;
-	struct sem_async_inflight	*run;	/* the run's in-flight record */
-	bool				requeue;
-};
-
-static struct sem_inflight_bucket sem_runners[1 << SEM_INFLIGHT_BITS] = {
-	[0 ... (1 << SEM_INFLIGHT_BITS) - 1] = {
-		.lock = __RAW_SPIN_LOCK_UNLOCKED(sem_runners.lock),
-	},
-};
-
-static struct sem_inflight_bucket *sem_runner_bucket(struct sem_async *req)
-{
-	return &sem_runners[hash_ptr(req, SEM_INFLIGHT_BITS)];
-}
-
-/* The run of @req's function, if one runs; under its runner bucket lock. */
-static struct sem_async_runner *sem_runner_find(struct sem_async *req)
-{
-	struct sem_async_runner *runner;
-
-	hlist_for_each_entry(runner, &sem_runner_bucket(req)->head, node)
-		if (runner->req == req)
-			return runner;
-	return NULL;
-}
 
 /*
  * Grant functions that are settled while another grant function runs on
@@ -229,7 +150,7 @@ static DEFINE_PER_CPU(struct sem_grant_queue, sem_grant_queue);
 static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter);
 static void sem_run_grant(struct sem_waiter *waiter);
 static void sem_async_grant(struct sem_waiter *waiter, int status);
-static void sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
+static bool sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
 			     int status);
 static unsigned int sem_fail_entries(struct semaphore *sem,
 				     unsigned long flags, bool unlink_sleepers)
@@ -311,8 +232,7 @@ static const struct debug_obj_descr sem_debug_descr = {
 };
 
 /*
- * A queued wait entry is being freed, or re-initialised with
- * sem_waiter_init() or sem_async_init(): take it off its semaphore's wait
+ * A queued wait entry is being freed: take it off its semaphore's wait
  * list, as sem_cancel() would, so that the semaphore is not corrupted and
  * nobody behind it is affected.  Its grant function is not called.
  * Tracking ends in every case (see above).
@@ -364,11 +284,6 @@ void sem_debug_init(struct semaphore *sem)
 }
 EXPORT_SYMBOL(sem_debug_init);
 
-static void sem_debug_waiter_init(struct sem_waiter *waiter)
-{
-	debug_object_free(waiter, &sem_waiter_debug_descr);
-}
-
 /* sem->lock held: the first waiter was queued, or the last one left. */
 static inline void sem_debug_waiters(struct semaphore *sem, bool waiters)
 {
@@ -389,7 +304,6 @@ static inline void sem_debug_entry(struct sem_waiter *waiter, bool queued)
 #else
 static inline void sem_debug_waiters(struct semaphore *sem, bool waiters) { }
 static inline void sem_debug_entry(struct sem_waiter *waiter, bool queued) { }
-static inline void sem_debug_waiter_init(struct sem_waiter *waiter) { }
 #endif /* CONFIG_DEBUG_SEMAPHORE */
 
 /* The holder hint of a unit granted to the down_async() request @waiter. */
@@ -848,26 +762,33 @@ static struct sem_waiter *__up(struct semaphore *sem,
 			       struct wake_q_head *wake_q)
 	__must_hold(&sem->lock)
 {
-	struct sem_waiter *waiter = sem->first_waiter;
+	struct sem_waiter *waiter;
 
-	sem_dequeue(sem, waiter);
-	if (waiter->task) {
-		sem_hint(sem, (unsigned long)waiter->task);
-		wake_q_add(wake_q, waiter->task);
-		waiter->state = SEM_WAITER_DONE;
-		return NULL;
-	}
-	sem_debug_entry(waiter, false);
-	sem_trace_grant(sem, waiter);
-	if (waiter->grant == sem_async_grant) {
+	while ((waiter = sem->first_waiter)) {
+		sem_dequeue(sem, waiter);
+		if (waiter->task) {
+			sem_hint(sem, (unsigned long)waiter->task);
+			wake_q_add(wake_q, waiter->task);
+			waiter->state = SEM_WAITER_DONE;
+			return NULL;
+		}
+		sem_debug_entry(waiter, false);
+		sem_trace_grant(sem, waiter);
+		if (waiter->grant != sem_async_grant) {
+			sem_hint(sem, (unsigned long)waiter->grant);
+			waiter->status = 0;
+			WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
+			return waiter;
+		}
 		sem_hint(sem, sem_async_holder(waiter));
-		sem_async_settle(sem, waiter, 0);
-		return NULL;
+		if (sem_async_settle(sem, waiter, 0))
+			return NULL;
+		/* Its work could not be queued: the next waiter's unit. */
 	}
-	sem_hint(sem, (unsigned long)waiter->grant);
-	waiter->status = 0;
-	WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
-	return waiter;
+	/* Nobody is left to take it (SEM_WAITERS is clear): free it. */
+	sem_hint(sem, 0);
+	atomic_inc_return_release(&sem->count);
+	return NULL;
 }
 
 /*
@@ -925,7 +846,7 @@ static void sem_call_grant(struct sem_waiter *waiter)
  * while it ran), queue the entry for that caller to run next.  This bounds
  * the nesting of grant functions to one per CPU.  Preemption must be
  * disabled, and stays so until every queued function has run: this is
- * the read-side section that sem_shutdown() waits for with
+ * the read-side section that sem_cancel_sync() waits for with
  * synchronize_rcu().
  */
 static void sem_run_grant(struct sem_waiter *waiter)
@@ -971,17 +892,23 @@ static void sem_run_grant(struct sem_waiter *waiter)
  * @waiter: the entry
  * @grant: the function to call once a queued @waiter is settled
  *
- * The entry must not be queued (CONFIG_DEBUG_SEMAPHORE catches a queued
- * one, warns and takes it off its semaphore's list first).  It may be
- * queued again after its grant function was called, after sem_cancel()
- * removed it, or after down_entry() returned anything but -EINPROGRESS,
- * without calling this function again.
+ * An entry that is queued, or settled and its grant function not called
+ * yet, is left alone with a warning.  It may be queued again after its
+ * grant function was called, after sem_cancel() removed it, or after
+ * down_entry() returned anything but -EINPROGRESS, without calling this
+ * function again.
  *
  * Context: Any context.
  */
 void sem_waiter_init(struct sem_waiter *waiter, sem_grant_fn grant)
 {
-	sem_debug_waiter_init(waiter);
+	unsigned int state = READ_ONCE(waiter->state);
+
+	if (WARN_ONCE(state == SEM_WAITER_QUEUED ||
+		      state == SEM_WAITER_GRANTING,
+		      "semaphore: initialising wait entry %p, which is queued or being granted\n",
+		      waiter))
+		return;
 	INIT_LIST_HEAD(&waiter->list);
 	waiter->grant = grant;
 	waiter->task = NULL;
@@ -990,13 +917,12 @@ void sem_waiter_init(struct sem_waiter *waiter, sem_grant_fn grant)
 	waiter->queued_ns = 0;
 	waiter->state = SEM_WAITER_IDLE;
 }
-EXPORT_SYMBOL(sem_waiter_init);
+EXPORT_SYMBOL_GPL(sem_waiter_init);
 
 /*
  * @state is the entry's state read once: the lock is held, but
  * sem_call_grant() moves a settled entry from GRANTING to DONE without
- * it, and so does the start of a down_async() work item.  Both mean
- * "settled" to every caller.
+ * it.  Both mean "settled" to every caller.
  */
 static bool sem_waiter_valid(const struct sem_waiter *waiter,
 			     unsigned int state)
@@ -1029,19 +955,36 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 	} else if (wq && atomic_read(&container_of(waiter, struct sem_async,
 						   waiter)->cancelling)) {
 		ret = -ECANCELED;
+	} else if (wq && work_pending(&container_of(waiter, struct sem_async,
+						    waiter)->work)) {
+		/*
+		 * After the refusals above: cancel_work_sync() of a running
+		 * work item sets PENDING for a moment.
+		 */
+		ret = -EBUSY;
+	} else if (wq && state == SEM_WAITER_DONE &&
+		   container_of(waiter, struct sem_async, waiter)->wq != wq) {
+		/* Its function may still run there: runs would overlap. */
+		ret = -EXDEV;
 	} else {
 		if (wq)
 			container_of(waiter, struct sem_async, waiter)->wq = wq;
 		WRITE_ONCE(waiter->sem, sem);
 		if (sem_take_or_wait(sem)) {
-			if (wq) {
-				sem_hint(sem, sem_async_holder(waiter));
-				sem_async_settle(sem, waiter, 0);
-			} else {
+			ret = 0;
+			if (!wq) {
 				sem_hint_caller(sem);
 				WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
+			} else {
+				/* Before the work may run and free @waiter. */
+				sem_hint(sem, sem_async_holder(waiter));
+				if (!sem_async_settle(sem, waiter, 0)) {
+					/* Nobody waits: the unit is free again. */
+					sem_hint(sem, 0);
+					atomic_inc_return_release(&sem->count);
+					ret = -ECANCELED;
+				}
 			}
-			ret = 0;
 		} else {
 			sem_enqueue(sem, waiter);
 			sem_trace_queue(sem, waiter, !!wq);
@@ -1061,8 +1004,11 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 	WARN_ONCE(ret == -EINVAL,
 		  "semaphore %p: wait entry %p is not initialised\n",
 		  sem, waiter);
+	WARN_ONCE(ret == -EXDEV,
+		  "semaphore %p: request %p moved to another workqueue without sem_async_init()\n",
+		  sem, waiter);
 	WARN_ONCE(ret == -EBUSY,
-		  "semaphore %p: wait entry %p is queued, or granted and its work has not started\n",
+		  "semaphore %p: wait entry %p is queued, or being granted, or its work is pending\n",
 		  sem, waiter);
 	return ret;
 }
@@ -1092,22 +1038,28 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
  * Return: 0 if the semaphore was acquired, -EINPROGRESS if @waiter was
  * queued, -ESHUTDOWN if sem_shutdown() was called on @sem, -EBUSY (with a
  * warning) if @waiter is already queued or being granted, -EINVAL (with a
- * warning) if @waiter was not initialised with a grant function.
+ * warning) if @waiter was not initialised with a grant function or is
+ * the entry of a down_async() request.
  */
 int down_entry(struct semaphore *sem, struct sem_waiter *waiter)
 {
-	int ret = sem_queue_entry(sem, waiter, NULL);
+	int ret;
+
+	if (WARN_ONCE(waiter->grant == sem_async_grant,
+		      "semaphore %p: %s() of request %p: use down_async()\n",
+		      sem, __func__, waiter))
+		return -EINVAL;
+	ret = sem_queue_entry(sem, waiter, NULL);
 
 	preempt_enable();
 	return ret;
 }
-EXPORT_SYMBOL(down_entry);
+EXPORT_SYMBOL_GPL(down_entry);
 
 /*
  * Settle, under the lock, whether @waiter is removed or was already
- * granted.  @sync (sem_async_cancel_sync()) does not warn about an entry
- * that is not queued, or is queued on another semaphore: it deals with
- * both itself.
+ * granted.  @sync (sem_async_cancel_sync()) does not warn about an idle
+ * entry.
  */
 static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
 			bool sync)
@@ -1141,10 +1093,7 @@ static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
 		trace_sem_entry_cancel(sem, waiter, ret);
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
 
-	if (sync && (ret == -ENOENT ||
-		     (ret == -EINVAL && sem_waiter_valid(waiter, state))))
-		return ret;
-	WARN_ONCE(ret == -ENOENT,
+	WARN_ONCE(ret == -ENOENT && !sync,
 		  "semaphore %p: cancelling wait entry %p that is not queued\n",
 		  sem, waiter);
 	WARN_ONCE(ret == -EINVAL,
@@ -1189,7 +1138,7 @@ int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
 {
 	return __sem_cancel(sem, waiter, false);
 }
-EXPORT_SYMBOL(sem_cancel);
+EXPORT_SYMBOL_GPL(sem_cancel);
 
 /**
  * sem_cancel_sync - remove a queued wait entry, or wait for its grant
@@ -1227,7 +1176,7 @@ int sem_cancel_sync(struct semaphore *sem, struct sem_waiter *waiter)
 		synchronize_rcu();
 	return ret;
 }
-EXPORT_SYMBOL(sem_cancel_sync);
+EXPORT_SYMBOL_GPL(sem_cancel_sync);
 
 /*
  * Settle every queued wait entry of @sem with -ESHUTDOWN, drop sem->lock,
@@ -1286,437 +1235,100 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 }
 
 /*
- * The in-flight records of down_async() requests.  sem_async_settle()
- * adds the request's own record when it queues the work; the work item
- * replaces it with one on its stack when it starts (sem_async_start()),
- * because the work function may free the request, and removes that one
- * when the function has returned (sem_async_end()).
- */
-
-/*
- * Called with the bucket's lock held; @req's record is in the bucket.
- * Replace it with @run, on the caller's stack, and move @req to @state:
- * DONE when its work function is about to run (then @runner, also on the
- * caller's stack, lists the run: see struct sem_async_runner), IDLE when
- * the unit is about to be given back instead (a take-off, counted in
- * ->takeoffs).  Either way the request stays in flight until
- * sem_async_end().
- */
-static void sem_async_start(struct sem_async *req,
-			    struct sem_async_inflight *run,
-			    struct sem_async_runner *runner, unsigned int state)
-{
-	struct sem_inflight_bucket *rb;
-
-	run->sem = req->inflight.sem;
-	run->req = req;
-	run->task = current;
-	run->takeoff = state == SEM_WAITER_IDLE;
-	hlist_del_init(&req->inflight.node);
-	hlist_add_head(&run->node, &sem_inflight_bucket(run->sem)->head);
-	if (state == SEM_WAITER_DONE) {
-		runner->req = req;
-		runner->task = current;
-		runner->run = run;
-		runner->requeue = false;
-		rb = sem_runner_bucket(req);
-		raw_spin_lock(&rb->lock);
-		hlist_add_head(&runner->node, &rb->head);
-		raw_spin_unlock(&rb->lock);
-	} else {
-		WRITE_ONCE(req->takeoffs, req->takeoffs + 1);
-	}
-	/* Release: who sees DONE or IDLE sees the record moved (down_async()). */
-	smp_store_release(&req->waiter.state, state);
-}
-
-/* A record went away: wake sem_async_drain(). */
-static void sem_async_gone(void)
-{
-	atomic_inc(&sem_async_gen);
-	/* wq_has_sleeper() orders the increment before its check. */
-	if (wq_has_sleeper(&sem_async_wait))
-		wake_up_all(&sem_async_wait);
-}
-
-static void sem_async_end(struct sem_async_inflight *run)
-{
-	struct sem_inflight_bucket *b = sem_inflight_bucket(run->sem);
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&b->lock, flags);
-	hlist_del(&run->node);
-	raw_spin_unlock_irqrestore(&b->lock, flags);
-	sem_async_gone();
-}
-
-/*
- * Queue the work of @req, whose record sem_async_settle() hashed, under
- * its bucket lock; see sem_async_settle() for the failure.
- */
-static void sem_async_queue(struct sem_async *req)
-{
-	if (likely(queue_work(req->wq, &req->work)))
-		return;
-	if (!work_pending(&req->work)) {
-		hlist_del_init(&req->inflight.node);
-		/* Release: as in sem_async_start(). */
-		smp_store_release(&req->waiter.state, SEM_WAITER_DONE);
-	}
-	WARN_ONCE(1, "semaphore %p: work of request %p %s\n",
-		  req->inflight.sem, req, work_pending(&req->work) ?
-		  "was already pending" : "cannot be queued: request dropped");
-}
-
-/*
- * Run the work function of @req, whose record @run and run @runner
- * sem_async_start() put in flight, traced, and take both out.  For the
- * work item and for sem_shutdown(), which runs work that has not started
- * itself.
- */
-static void sem_async_run(struct sem_async *req, struct sem_async_inflight *run,
-			  struct sem_async_runner *runner)
-{
-	struct sem_inflight_bucket *b = sem_runner_bucket(req);
-	unsigned long flags;
-	bool requeue;
-
-	trace_sem_async_work_start(run->sem, req, READ_ONCE(req->status));
-	req->func(&req->work);
-	/* @req may have been freed by now. */
-	trace_sem_async_work_end(run->sem, req);
-	raw_spin_lock_irqsave(&b->lock, flags);
-	hlist_del(&runner->node);
-	requeue = runner->requeue;
-	raw_spin_unlock_irqrestore(&b->lock, flags);
-	/*
-	 * The function submitted @req again and it was granted: it is the
-	 * semaphore's until its work runs, so it is alive.  Queue the work
-	 * under the bucket lock, as sem_async_settle() does, and before our
-	 * record goes: a drain that found the grant's record held by this run
-	 * waits for that.
-	 */
-	if (requeue) {
-		b = sem_inflight_bucket(req->inflight.sem);
-		raw_spin_lock_irqsave(&b->lock, flags);
-		req->inflight.task = NULL;
-		sem_async_queue(req);
-		raw_spin_unlock_irqrestore(&b->lock, flags);
-	}
-	sem_async_end(run);
-}
-
-/*
- * Whether the function of @req runs; then that run queues @req's work
- * once the function has returned, and until then the new grant's record
- * is marked as held by its task, which drains treat as running (and as
- * their own, in that task).  Under sem->lock and the bucket lock of
- * @req's new grant.
- */
-static bool sem_async_defer_queue(struct sem_async *req)
-{
-	struct sem_inflight_bucket *rb = sem_runner_bucket(req);
-	struct sem_async_runner *runner;
-
-	raw_spin_lock(&rb->lock);
-	runner = sem_runner_find(req);
-	if (runner) {
-		runner->requeue = true;
-		req->inflight.task = runner->task;
-	}
-	raw_spin_unlock(&rb->lock);
-	return !!runner;
-}
-
-/*
- * Give back the unit of @req's grant instead of running its work function
- * (sem_async_cancel_sync() took it off, or the work started while one
- * runs), once sem_async_start() moved it to IDLE with @run in flight.
- */
-static void sem_async_give_back(struct sem_async *req,
-				struct sem_async_inflight *run, int status)
-{
-	trace_sem_entry_cancel(run->sem, &req->waiter, 0);
-	if (!status)
-		up(run->sem);
-	sem_async_end(run);
-}
-
-/*
  * Settle the down_async() request of @waiter with @status, under
- * sem->lock: record it in flight and queue its work.  Queueing under the
- * lock means that a sem_cancel() that finds the request settled also
- * finds its work queued.
+ * sem->lock, and queue its work in the same step: whoever looks at the
+ * request under the lock afterwards finds its work pending, running or
+ * done.  If the work item cannot be queued (disabled, by a
+ * sem_async_cancel_sync() that waits, or by its owner; or queued by
+ * hand) the request is left idle with -ECANCELED, with a warning unless
+ * a sem_async_cancel_sync() runs for it.
+ * Return: false in that case; the caller then owns the grant's unit.
  */
-static void sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
+static bool sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
 			     int status)
 	__must_hold(&sem->lock)
 {
 	struct sem_async *req = container_of(waiter, struct sem_async, waiter);
-	struct sem_inflight_bucket *b = sem_inflight_bucket(sem);
 
-	WRITE_ONCE(req->status, status);
-	req->inflight.sem = sem;
-	req->inflight.req = req;
-	req->inflight.task = NULL;
-	req->inflight.takeoff = false;
-	raw_spin_lock(&b->lock);
-	hlist_add_head(&req->inflight.node, &b->head);
-	/* Release: pairs with the acquire of a sem_cancel() on another lock. */
-	smp_store_release(&waiter->state, SEM_WAITER_GRANTING);
+	WRITE_ONCE(waiter->status, status);
 	/*
-	 * Queued under the bucket lock: a hashed record is always either
-	 * pending on its workqueue or started (sem_async_can_take()), or
-	 * its queueing is left to a run of its function that has not
-	 * returned yet (sem_async_defer_queue()), which queues it before its
-	 * own record goes away, so that a drain that waits sees it queued.  The
-	 * state machine lets a request be granted only while its work is
-	 * not pending.  If it is anyway (queued by hand), that one run serves
-	 * this grant: it finds and moves this record.  If it cannot be queued
-	 * at all, which in 6.12 means that someone disabled the work item
-	 * (a member private to this file), the request is dropped with a
-	 * warning rather than left in flight for ever, and a unit it was
-	 * granted is lost.  (A workqueue being destroyed does not get here:
-	 * queue_work() warns and reports success.)
+	 * GRANTING until the work is queued: checks made without this lock
+	 * (down_async() to another semaphore, sem_async_init()) must not
+	 * find the request DONE and its work not pending yet.
 	 */
-	if (!sem_async_defer_queue(req))
-		sem_async_queue(req);
-	raw_spin_unlock(&b->lock);
-}
-
-/*
- * Whether @r may be taken off its workqueue: pending, and so not held by
- * a run (->task).  No function of the request runs: a grant made while
- * one runs is queued only once it has returned (struct sem_async_runner),
- * also when the caller is that run.  Called with @r's bucket lock held,
- * which keeps a pending request alive.
- */
-static bool sem_async_can_take(struct sem_async_inflight *r)
-{
-	return !r->task && cancel_work(&r->req->work);
-}
-
-/*
- * Whether sem_async_cancel_sync() may take @r off although it is the
- * caller's own: a grant whose queueing sem_async_defer_queue() left to
- * the caller's own run of the function (which then does not queue it).
- * The function has not started for it.  Called with @r's bucket lock
- * held.  The caller's own running record is not taken.
- */
-static bool sem_async_can_take_own(struct sem_async_inflight *r)
-{
-	struct sem_inflight_bucket *rb;
-	struct sem_async_runner *runner;
-	bool found;
-
-	if (!r->req || r != &r->req->inflight)
-		return false;
-	rb = sem_runner_bucket(r->req);
-	raw_spin_lock(&rb->lock);
-	runner = sem_runner_find(r->req);
-	found = runner && runner->task == current && runner->requeue;
-	if (found)
-		runner->requeue = false;
-	raw_spin_unlock(&rb->lock);
-	return found;
-}
-
-/* What sem_async_drain() found, besides waiting. */
-#define SEM_DRAIN_TAKEN		1	/* @req's pending work taken off */
-#define SEM_DRAIN_SELF		2	/* the caller's own work left out */
-
-/*
- * Wait until no down_async() request of @sem, or with @sem NULL no run of
- * @req, is in flight.  Work that has not started is not waited for: it
- * may be queued behind the caller (an ordered workqueue, or a worker that
- * waits for a lock the caller holds), so it is taken off its workqueue
- * and, for sem_shutdown(), its function runs here; for
- * sem_async_cancel_sync(), or for sem_shutdown() while a
- * sem_async_cancel_sync() runs for the request, the unit it holds is
- * given back instead and the function does not run.  The caller's own
- * running work function (a call from it is a bug) is left out, with a
- * warning, rather than waited for; sem_async_cancel_sync() takes a grant
- * of its request that waits behind that run off, too.
- * Return: SEM_DRAIN_TAKEN if @req's pending work was taken off, here or
- * by a concurrent sem_async_cancel_sync() that this call waited for;
- * SEM_DRAIN_SELF if the caller's own work was left out.
- */
-static int sem_async_drain(struct semaphore *sem, struct sem_async *req)
-{
-	struct sem_inflight_bucket *b;
-	struct sem_async_inflight *r, run;
-	struct sem_async_runner runner;
-	unsigned long flags;
-	bool busy, self = false, taken = false;
-	int gen, i, status = 0;
-
-	for (;;) {
-		struct sem_async *take = NULL;
-		bool run_it = false;
-
-		/* Acquire: read before the scan, so no removal is missed. */
-		gen = atomic_read_acquire(&sem_async_gen);
-		busy = false;
-		for (i = 0; i < ARRAY_SIZE(sem_inflight) && !take; i++) {
-			b = sem ? sem_inflight_bucket(sem) : &sem_inflight[i];
-			raw_spin_lock_irqsave(&b->lock, flags);
-			hlist_for_each_entry(r, &b->head, node) {
-				if (sem ? r->sem != sem : r->req != req)
-					continue;
-				if (r->task == current) {
-					if (!sem && sem_async_can_take_own(r)) {
-						take = r->req;
-						break;
-					}
-					self = true;
-					continue;
-				}
-				if (sem_async_can_take(r)) {
-					take = r->req;
-					break;
-				}
-				/*
-				 * Another sem_async_cancel_sync() took @req's
-				 * work off: it will not run, as if we had.
-				 */
-				if (!sem && r->takeoff)
-					taken = true;
-				busy = true;
-			}
-			if (take) {
-				/*
-				 * Run it here, as the work item would; or give
-				 * its unit back.  In flight until that is done,
-				 * so that a concurrent sem_shutdown() or cancel
-				 * does not return (and free) before our up().
-				 * A sem_async_cancel_sync() that runs for the
-				 * request may have missed this grant: as in
-				 * sem_async_workfn(), the increment it made
-				 * before its scan is seen under this lock if
-				 * its scan of this bucket came first.
-				 */
-				status = READ_ONCE(take->status);
-				run_it = sem && !atomic_read(&take->cancelling);
-				sem_async_start(take, &run, &runner, run_it ?
-						SEM_WAITER_DONE : SEM_WAITER_IDLE);
-			}
-			raw_spin_unlock_irqrestore(&b->lock, flags);
-			if (sem)
-				break;
-		}
-		if (run_it) {
-			sem_async_run(take, &run, &runner);
-			continue;
-		}
-		if (take) {
-			sem_async_give_back(take, &run, status);
-			if (!sem)
-				taken = true;
-			continue;
-		}
-		if (!busy)
-			break;
-		wait_event(sem_async_wait, atomic_read(&sem_async_gen) != gen);
+	WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
+	/* Orders the status before the work function (see queue_work()). */
+	if (likely(queue_work(req->wq, &req->work))) {
+		smp_store_release(&waiter->state, SEM_WAITER_DONE);
+		return true;
 	}
-	WARN_ONCE(self,
-		  "semaphore %p: %s from a work function it would wait for\n",
-		  sem ? sem : req->inflight.sem,
-		  sem ? "sem_shutdown()" : "sem_async_cancel_sync()");
-	return (taken ? SEM_DRAIN_TAKEN : 0) | (self ? SEM_DRAIN_SELF : 0);
+	WRITE_ONCE(waiter->status, -ECANCELED);
+	WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
+	WARN_ONCE(!atomic_read(&req->cancelling),
+		  "semaphore %p: work of request %p cannot be queued\n",
+		  sem, req);
+	return false;
 }
 
 /**
- * sem_shutdown - fail asynchronous requests for module unload or removal
+ * sem_shutdown - fail every queued wait entry of a semaphore
  * @sem: the semaphore
  *
- * Marks @sem shut down, so that later down_entry() and down_async() calls
- * fail with -ESHUTDOWN, and settles every queued asynchronous entry with
- * status -ESHUTDOWN through its grant function (a down_async() request
- * has its work queued, and sees sem_async_status() == -ESHUTDOWN).  Then
- * waits until every grant function settled before this point has
- * returned, and until the work functions of this semaphore's down_async()
- * requests, granted or failed, have returned.  It waits for nothing of
- * other semaphores' requests.  Work of this semaphore that has not
- * started yet is not waited for but taken off its workqueue and its
- * function called here, in the caller's context: so a caller that is
- * itself a work item of an ordered workqueue that those requests use does
- * not wait for work queued behind it.
+ * Marks @sem shut down and settles every queued wait entry with
+ * -ESHUTDOWN: grant functions of down_entry() entries are called (before
+ * this returns, unless it is called from a grant function: then right
+ * after that one returns), and down_async() requests have their work
+ * queued with sem_async_status() -ESHUTDOWN (-ECANCELED, no work, if the
+ * work item is disabled).  From then on down_entry()
+ * and down_async() return -ESHUTDOWN.  Units held are not affected:
+ * down(), down_trylock() and up() keep working on them.  Sleepers still
+ * queued are a bug of the caller: they trigger a warning, stay queued
+ * and are woken by later up() calls as usual.  sema_init() clears the
+ * shut-down state, once nobody uses the semaphore any more.
  *
- * The classic API is not affected: down(), down_trylock() and up() keep
- * working on the units.  Sleepers still queued are a bug of the caller:
- * they trigger a warning, stay queued and are woken by later up() calls
- * as usual.  sema_init() clears the shut-down state, once nobody uses the
- * semaphore any more.
+ * It waits for nothing.  The work of a request belongs to its workqueue:
+ * to free @sem, or the requests, the owner waits for their work as for
+ * any work item (flush_workqueue(), destroy_workqueue(), or
+ * cancel_work_sync() of each request's work, giving back the unit of a
+ * taken-back grant whose status was 0) and for grant functions of its
+ * entries that run on other CPUs (sem_cancel_sync()).
  *
- * A request of this semaphore whose function still runs for an earlier
- * grant (of this or another semaphore: the function submitted it again)
- * counts as running: its work is queued only once that run has returned,
- * and sem_shutdown() waits for it.  So does a sem_async_cancel_sync()
- * that followed its request to this semaphore, until it is done with it.
- *
- * Context: Process context; sleeps.  Must not be called from a grant
- * function, from the work function of one of this semaphore's requests
- * (that one is not waited for, with a warning), or with a lock held that
- * the work function of one of this semaphore's requests takes, whatever
- * grant it runs for.
+ * Context: Any context; does not sleep.
  */
 void sem_shutdown(struct semaphore *sem)
 {
 	unsigned int sleepers;
 	unsigned long flags;
 
-	might_sleep();
 	raw_spin_lock_irqsave(&sem->lock, flags);
 	atomic_or(SEM_SHUTDOWN, &sem->count);
 	sleepers = sem_fail_entries(sem, flags, false);
-
 	WARN_ONCE(sleepers, "semaphore %p: %s() with sleeping waiters\n",
 		  sem, __func__);
-
-	/* Grant functions run with preemption disabled. */
-	synchronize_rcu();
-	/* Work functions of this semaphore's requests. */
-	sem_async_drain(sem, NULL);
 }
-EXPORT_SYMBOL(sem_shutdown);
+EXPORT_SYMBOL_GPL(sem_shutdown);
 
+/* The work item of every request: the caller's function, traced. */
 static void sem_async_workfn(struct work_struct *work)
 {
 	struct sem_async *req = to_sem_async(work);
-	struct sem_inflight_bucket *b;
-	struct sem_async_inflight run;
-	struct sem_async_runner runner;
+	struct semaphore *sem = READ_ONCE(req->waiter.sem);
 	unsigned long flags;
-	bool run_it;
-	int status;
 
-	b = sem_inflight_bucket(READ_ONCE(req->inflight.sem));
-	raw_spin_lock_irqsave(&b->lock, flags);
-	if (hlist_unhashed(&req->inflight.node)) {
-		raw_spin_unlock_irqrestore(&b->lock, flags);
-		WARN_ONCE(1, "semaphore: work of request %p queued without a grant\n",
-			  req);
-		return;
-	}
 	/*
-	 * A sem_async_cancel_sync() runs for @req and its scan may have
-	 * missed this grant (the request was queued when it looked, and
-	 * granted after): give the unit back rather than run the function
-	 * while that call returns.  Its increment, made before its scan of
-	 * this bucket, is seen under this lock if this start comes after
-	 * the scan; if it comes before, the scan sees the started record
-	 * and waits for it.
+	 * The grant that queued the work still holds the lock and has not
+	 * marked @req DONE: wait for it, so that the function finds its
+	 * request granted (it may submit it again).
 	 */
-	status = READ_ONCE(req->status);
-	run_it = !atomic_read(&req->cancelling);
-	sem_async_start(req, &run, &runner,
-			run_it ? SEM_WAITER_DONE : SEM_WAITER_IDLE);
-	raw_spin_unlock_irqrestore(&b->lock, flags);
-
-	if (run_it)
-		sem_async_run(req, &run, &runner);
-	else
-		sem_async_give_back(req, &run, status);
+	if (unlikely(smp_load_acquire(&req->waiter.state) ==
+		     SEM_WAITER_GRANTING)) {
+		raw_spin_lock_irqsave(&sem->lock, flags);
+		raw_spin_unlock_irqrestore(&sem->lock, flags);
+	}
+	trace_sem_async_work_start(sem, req, sem_async_status(req));
+	req->func(work);
+	/* @req may have been freed by now. */
+	trace_sem_async_work_end(sem, req);
 }
 
 /*
@@ -1730,63 +1342,29 @@ static void sem_async_grant(struct sem_waiter *waiter, int status)
 }
 
 /*
- * A request initialised at the address of one whose function still runs
- * (the function freed it and the memory came back) is a new request: its
- * grants must not be left to that run, nor drains take that run for one
- * of it.  Detach the run from the address: its runner, and its in-flight
- * record, under that record's bucket lock (taken first, as everywhere).
- * Return: false if the run holds a grant of the request back (then the
- * request is being initialised while the semaphore owns it, a bug), with
- * nothing changed.
+ * Whether @req may not be initialised: it is queued, or its work is
+ * pending.  Its work then runs once, for the grant that queued it.
  */
-static bool sem_runner_forget(struct sem_async *req)
+static bool sem_async_busy(struct sem_async *req)
 {
-	struct sem_inflight_bucket *rb = sem_runner_bucket(req), *b;
-	struct sem_async_runner *runner;
-	struct semaphore *sem;
-	unsigned long flags;
-	bool ok = true;
+	unsigned int state = READ_ONCE(req->waiter.state);
 
-	raw_spin_lock_irqsave(&rb->lock, flags);
-	runner = sem_runner_find(req);
-	/* Only hashed: the run may end once the lock is dropped. */
-	sem = runner ? runner->run->sem : NULL;
-	raw_spin_unlock_irqrestore(&rb->lock, flags);
-	if (!runner)
-		return true;
-
-	b = sem_inflight_bucket(sem);
-	raw_spin_lock_irqsave(&b->lock, flags);
-	raw_spin_lock(&rb->lock);
-	runner = sem_runner_find(req);
-	if (runner && runner->requeue) {
-		ok = false;
-	} else if (runner && runner->run->sem == sem) {
-		runner->req = NULL;
-		runner->run->req = NULL;
-	}
-	raw_spin_unlock(&rb->lock);
-	raw_spin_unlock_irqrestore(&b->lock, flags);
-	return ok;
+	return WARN_ONCE(state == SEM_WAITER_QUEUED ||
+			 state == SEM_WAITER_GRANTING ||
+			 (state == SEM_WAITER_DONE && (work_pending(&req->work) ||
+				atomic_read(&req->cancelling))),
+			 "semaphore: request %p is queued, pending or being cancelled\n",
+			 req);
 }
 
 static bool sem_async_init_common(struct sem_async *req, work_func_t func)
 {
-	if (WARN_ONCE(!sem_runner_forget(req),
-		      "semaphore: initialising request %p, which holds a grant\n",
-		      req))
+	if (sem_async_busy(req))
 		return false;
 	sem_waiter_init(&req->waiter, sem_async_grant);
 	req->func = func;
 	req->wq = NULL;
-	req->status = 0;
 	atomic_set(&req->cancelling, 0);
-	req->takeoffs = 0;
-	INIT_HLIST_NODE(&req->inflight.node);
-	req->inflight.sem = NULL;
-	req->inflight.req = req;
-	req->inflight.task = NULL;
-	req->inflight.takeoff = false;
 	return true;
 }
 
@@ -1795,19 +1373,11 @@ static bool sem_async_init_common(struct sem_async *req, work_func_t func)
  * @req: the request
  * @func: the work function to run once the request is settled
  *
- * The request must not be in flight: not queued, and no work of it
- * pending or running.  It may be passed to down_async() again from @func,
- * or once @func has been called for it, or after sem_async_cancel()
- * returned 0, without calling this function again.  For a request on the
- * stack use sem_async_init_onstack().
- *
- * The rule is about the request, not the memory: memory that @func freed
- * may be initialised as a new request while @func still runs (unless a
- * sem_async_cancel_sync() runs for the old request: its owner may not
- * free it yet).  The new request is not the old one: its grants and its
- * cancels do not wait for that run of @func.  A request that its running
- * @func submitted again and whose grant waits for @func to return is
- * left as it is (a warning the first time).
+ * A request needs no other initialisation between submissions.  One that
+ * is queued, or whose work is pending, is left alone with a warning: its
+ * work runs once, for the grant that queued it.  As for any work item,
+ * the request must not be initialised while its work function runs,
+ * unless that function freed it.
  *
  * Context: Any context.
  */
@@ -1816,16 +1386,15 @@ void sem_async_init(struct sem_async *req, work_func_t func)
 	if (sem_async_init_common(req, func))
 		INIT_WORK(&req->work, sem_async_workfn);
 }
-EXPORT_SYMBOL(sem_async_init);
+EXPORT_SYMBOL_GPL(sem_async_init);
 
 /**
  * sem_async_init_onstack - initialise a down_async() request on the stack
  * @req: the request, on the caller's stack
  * @func: the work function to run once the request is settled
  *
- * As sem_async_init(), for a request on the stack (its work item is
- * initialised with INIT_WORK_ONSTACK()).  Call sem_async_destroy_onstack()
- * before the stack frame goes away.
+ * As sem_async_init(), with INIT_WORK_ONSTACK().  Call
+ * sem_async_destroy_onstack() before the stack frame goes away.
  *
  * Context: Any context.
  */
@@ -1834,24 +1403,23 @@ void sem_async_init_onstack(struct sem_async *req, work_func_t func)
 	if (sem_async_init_common(req, func))
 		INIT_WORK_ONSTACK(&req->work, sem_async_workfn);
 }
-EXPORT_SYMBOL(sem_async_init_onstack);
+EXPORT_SYMBOL_GPL(sem_async_init_onstack);
 
 /**
  * sem_async_destroy_onstack - end the life of a request on the stack
  * @req: a request initialised with sem_async_init_onstack()
  *
- * The request must not be in flight any more (its work function has
- * returned, or sem_async_cancel_sync() has returned).
+ * The request must be idle: sem_async_cancel_sync() returned, or its
+ * work function ran and returned (flush_work()).
  *
  * Context: Any context.
  */
 void sem_async_destroy_onstack(struct sem_async *req)
 {
-	WARN_ONCE(!hlist_unhashed(&req->inflight.node),
-		  "semaphore: request %p on the stack is still in flight\n", req);
+	sem_async_busy(req);
 	destroy_work_on_stack(&req->work);
 }
-EXPORT_SYMBOL(sem_async_destroy_onstack);
+EXPORT_SYMBOL_GPL(sem_async_destroy_onstack);
 
 /**
  * down_async - acquire the semaphore from a work item
@@ -1859,35 +1427,36 @@ EXPORT_SYMBOL(sem_async_destroy_onstack);
  * @req: a request initialised with sem_async_init()
  * @wq: the workqueue to run the request's work function on
  *
- * The asynchronous form of down() (the iosem_lock_and_schedule_work() of
- * 2005): the caller does not wait.  If a unit is free and nobody is
- * queued, it is taken and the work is queued at once; otherwise @req is
- * queued behind every earlier waiter and its work is queued when up()
- * hands it the unit.  The work function runs holding the semaphore and
- * must release it with up(); it first checks sem_async_status(), which is
- * -ESHUTDOWN (no unit held) if sem_shutdown() failed the request.
+ * The asynchronous form of down(): the caller does not wait.  If a unit
+ * is free and nobody is queued, it is taken and the work queued at once;
+ * otherwise @req is queued behind every earlier waiter, and the up() that
+ * hands it a unit queues its work, in the same step, under the
+ * semaphore's lock.  The work function runs holding the unit and must
+ * release it with up(); it first checks sem_async_status().
  *
- * @req belongs to the semaphore from this call until its work function
- * is called, sem_async_cancel() returns 0 or sem_async_cancel_sync()
- * returns.  sem_shutdown() may call the work function of a request whose
- * work has not started itself, in process context on any CPU: @wq must
- * not be a BH workqueue, the work function must not rely on running on a
- * particular CPU, and a request keeps the same @wq while its work
- * function runs.  It may be submitted again from its own work function, also
- * when the new unit is free at once (the work is then queued when the
- * current run returns, as is any grant made while it runs), but not while
- * it is queued or its work is pending.  A request that the function freed
- * and that was allocated and initialised anew at the same address is a new
- * request: its work is queued at once.
+ * From the grant on, the work is the workqueue's: it is pending, running
+ * or done, and the owner waits for it or takes it back as for any work
+ * item (see sem_async_cancel()).  The work function may submit @req
+ * again, to the same @wq: a grant made while it runs queues the work,
+ * which the workqueue runs after the current run has returned, so runs
+ * never overlap and an ordered workqueue keeps grant order.  A request
+ * keeps its @wq once granted, until sem_async_init().  @wq must not be
+ * drained or destroyed while a request on it may be granted (call
+ * sem_shutdown() first): queue_work() would warn and lose the work.
+ *
+ * If the work cannot be queued (the work item is disabled, or was queued
+ * by hand), the grant warns, gives its unit to the next waiter (or frees
+ * it) and leaves @req idle with status -ECANCELED.
  *
  * Context: Any context; does not sleep.
- * Return: 0 if the unit was taken and the work queued (or, while the
- * request's function runs, left to that run to queue), -EINPROGRESS if
- * @req was queued, -ESHUTDOWN if @sem was shut down (nothing queued),
- * -ECANCELED if sem_async_cancel_sync() runs for @req (nothing queued),
- * -EBUSY (with a warning, no unit taken) if @req is queued or its work is
- * pending and has not started, -EINVAL (with a warning) if @req was not
- * initialised with sem_async_init() or @wq is %NULL.
+ * Return: 0 if the unit was taken and the work queued, -EINPROGRESS if
+ * @req was queued, -ESHUTDOWN if @sem was shut down, -ECANCELED if
+ * sem_async_cancel_sync() runs for @req or the work could not be queued
+ * (nothing taken, nothing queued); -EBUSY (with a warning, nothing taken)
+ * if @req is queued or its work is pending; -EXDEV (with a warning) if
+ * @req was granted on another workqueue and not initialised since;
+ * -EINVAL (with a warning) if @req was not initialised with
+ * sem_async_init() or @wq is %NULL.
  */
 int down_async(struct semaphore *sem, struct sem_async *req,
 	       struct workqueue_struct *wq)
@@ -1902,216 +1471,116 @@ int down_async(struct semaphore *sem, struct sem_async *req,
 	preempt_enable();
 	return ret;
 }
-EXPORT_SYMBOL(down_async);
+EXPORT_SYMBOL_GPL(down_async);
 
 /**
- * sem_async_cancel - cancel a down_async() request
- * @sem: the semaphore @req was queued on
+ * sem_async_cancel - cancel a down_async() request, without waiting
+ * @sem: the semaphore @req was last submitted to
  * @req: the request
  *
- * See sem_cancel().  A request is settled and its work queued in one step
- * under the semaphore's lock, so -EALREADY means that the work is queued,
- * running or done, and will not be queued again for that grant; a grant
- * made while the request's function still runs (it submitted the request
- * again) is queued when that run returns.
+ * Settles, under the semaphore's lock, whether @req is removed or was
+ * already granted.  A grant queues the work in the same step, so after
+ * -EALREADY the work is pending, running or done, and the owner deals
+ * with it as with any work item: flush_work(&req->work) waits for the
+ * function; if cancel_work_sync(&req->work) returns true the function
+ * will not run for that grant and the owner holds what it gave: a unit,
+ * to give back with up(), if sem_async_status() is 0; the request stays
+ * granted for later cancel calls until it is submitted or initialised
+ * again.  If the function may submit @req again, use
+ * sem_async_cancel_sync() instead.
  *
  * Context: Any context; does not sleep.
- * Return: 0 if @req was removed and its work will not run for it,
- * -EALREADY if it was already settled and its work is queued, running or
- * done (the work owns the unit, or sees -ESHUTDOWN): the owner must not
- * free @req before its work function has returned, which
- * sem_async_cancel_sync() waits for; or the errors of sem_cancel().
+ * Return: 0 if @req was removed: its function will not run for it and no
+ * unit is held; -EALREADY if it was granted (or failed by sem_shutdown()):
+ * its work is queued, running or done; -ENOENT (with a warning) if @req
+ * is idle; -EINVAL (with a warning) if it is queued on another semaphore
+ * or was not initialised.
  */
 int sem_async_cancel(struct semaphore *sem, struct sem_async *req)
 {
 	return sem_cancel(sem, &req->waiter);
 }
-EXPORT_SYMBOL(sem_async_cancel);
+EXPORT_SYMBOL_GPL(sem_async_cancel);
 
 /*
- * Two points of sem_async_cancel_sync() where the semaphore KUnit suites
- * stop it, to run the other side of a race there (kunit/static_stub.h):
- * after the call made itself known to the work item and to
- * sem_shutdown(), and once it holds the semaphore its request moved to.
- * Empty, and gone, without CONFIG_KUNIT.
+ * cancel_work_sync() took back the pending work of @req's grant: the
+ * function will not run for it.  Give its unit back to @sem.  A grant of
+ * another semaphore (the function submitted @req there) is not ours to
+ * give back: queue the work again and let it run.
  */
-VISIBLE_IF_KUNIT void sem_test_cancel_begun(struct sem_async *req)
+static int sem_async_take_back(struct semaphore *sem, struct sem_async *req)
 {
-	KUNIT_STATIC_STUB_REDIRECT(sem_test_cancel_begun, req);
-}
-EXPORT_SYMBOL_IF_KUNIT(sem_test_cancel_begun);
-
-VISIBLE_IF_KUNIT void sem_test_cancel_pinned(struct sem_async *req)
-{
-	KUNIT_STATIC_STUB_REDIRECT(sem_test_cancel_pinned, req);
-}
-EXPORT_SYMBOL_IF_KUNIT(sem_test_cancel_pinned);
-
-/*
- * __sem_cancel() @req on the semaphore it is queued on or granted by now,
- * which its work function chose: not the caller's, which may be gone by
- * the time the lock is taken.  Nothing keeps that semaphore alive but
- * @req's place on it, which its sem_shutdown() may settle and drain at any
- * moment, then return and let it be freed.  So a record of ours pins it
- * first: hashed in its bucket, where sem_shutdown() waits for it, once
- * the bucket lock shows @req still queued on it (so sem_shutdown() has not
- * settled it yet) or granted by it (its record, in the same bucket, holds
- * sem_shutdown() back).
- * Return: as __sem_cancel(), or -EAGAIN if @req is neither any more.
- */
-static int sem_async_cancel_pinned(struct sem_async *req)
-{
-	struct sem_async_inflight pin = { .req = req, .task = current };
-	struct sem_inflight_bucket *b;
-	struct semaphore *cur;
-	unsigned int state;
 	unsigned long flags;
-	int ret;
+	int status;
 
-	cur = READ_ONCE(req->waiter.sem);
-	b = sem_inflight_bucket(cur);
-	raw_spin_lock_irqsave(&b->lock, flags);
-	/* Acquire: as in __sem_cancel(), @req's semaphore with its state. */
-	state = smp_load_acquire(&req->waiter.state);
-	if ((state != SEM_WAITER_QUEUED && state != SEM_WAITER_GRANTING) ||
-	    READ_ONCE(req->waiter.sem) != cur) {
-		raw_spin_unlock_irqrestore(&b->lock, flags);
-		return -EAGAIN;
+	if (WARN_ONCE(READ_ONCE(req->waiter.sem) != sem,
+		      "semaphore %p: request %p was submitted to another semaphore\n",
+		      sem, req)) {
+		WARN_ON_ONCE(!queue_work(req->wq, &req->work));
+		return -EINVAL;
 	}
-	pin.sem = cur;
-	hlist_add_head(&pin.node, &b->head);
-	raw_spin_unlock_irqrestore(&b->lock, flags);
-
-	sem_test_cancel_pinned(req);
-	ret = __sem_cancel(cur, &req->waiter, true);
-	sem_async_end(&pin);
-	return ret;
+	raw_spin_lock_irqsave(&sem->lock, flags);
+	status = req->waiter.status;
+	WRITE_ONCE(req->waiter.state, SEM_WAITER_IDLE);
+	trace_sem_entry_cancel(sem, &req->waiter, 0);
+	raw_spin_unlock_irqrestore(&sem->lock, flags);
+	if (!status)
+		up(sem);
+	return 0;
 }
 
 /**
  * sem_async_cancel_sync - cancel a down_async() request and wait for it
- * @sem: the semaphore @req was submitted to
+ * @sem: the semaphore @req was last submitted to
  * @req: the request
  *
- * The sleeping form of sem_async_cancel(), as cancel_work_sync() is of
- * cancel_work(): removes @req if it is queued; if it was granted but its
- * work has not started, takes the work off its workqueue and gives the
- * unit back with up() (its function does not run); and waits until a
- * work function already running for @req has returned.  If that function
- * submitted @req again, also to another semaphore, that submission is
- * cancelled the same way.  Meanwhile down_async() refuses @req with
- * -ECANCELED, so a work function that submits it again does not keep it
- * alive.
+ * Removes @req from the wait queue, or takes its pending work back with
+ * cancel_work_sync() and gives the unit of its grant back, or waits for
+ * its running function, as cancel_work_sync() does (lockdep sees the
+ * wait).  While it runs, down_async() refuses @req with -ECANCELED; a
+ * submission that the running function made before it saw the refusal
+ * is cancelled too.  On return @req is idle: not queued, its work neither
+ * pending nor running, no unit held for it; the owner may free it.
  *
- * Calls for the same request may run concurrently: one of them removes
- * it or takes its work off; the others wait until that one has given the
- * unit back.  A call that waited for a take-off returns 0 as well (the
- * work function does not run); one that found the request already
- * removed returns -ENOENT.  The owner may free @req only once every call
- * has returned.
- *
- * Context: Process context; sleeps.  Must not be called from @req's own
- * work function (that run is not waited for, with a warning; a grant of
- * @req that the function made and whose work waits behind it is taken
- * off as usual), nor with a lock held that the work function takes.
- * Return: 0 if the work function will not run for the last submission of
- * @req (it was removed, or its unit given back before the function
- * started: by this call, by a call it waited for, or by the work item or
- * sem_shutdown() because this call ran), -EALREADY if it
- * ran, -ENOENT if @req was not submitted (a work function still running
- * for an earlier submission was waited for all the same), -EINVAL (with a
- * warning) if @req was never initialised.  On return @req is not in
- * flight: the owner may free it or submit it again.
+ * Context: Process context; sleeps.  Must not be called from @req's work
+ * function, nor with a lock held that the work function takes, nor twice
+ * at once for one request (a warning).
+ * Return: 0 if the function will not run for the last submission (it was
+ * removed, or its pending work was taken back); -EALREADY if it ran;
+ * -ENOENT if @req was idle; -EINVAL (with a warning) if @req is queued on
+ * another semaphore or was not initialised: nothing is done there.
  */
 int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
 {
-	unsigned int state, takeoffs;
-	bool idle_seen = false;
-	int found, ret, r;
+	int ret = -ENOENT, r;
 
 	might_sleep();
-	/*
-	 * A take-off from here on is this call's doing, or one it waits for:
-	 * the work item and sem_shutdown() give the unit back instead of
-	 * running the function as soon as they see the increment below, which
-	 * may be before __sem_cancel() looks (then it finds @req IDLE).
-	 */
-	takeoffs = READ_ONCE(req->takeoffs);
-	/* Read before the increment, which a take-off that counts follows. */
-	smp_mb__before_atomic();
-	atomic_inc(&req->cancelling);
-	/*
-	 * Seen by a down_async() that takes @sem's lock after the
-	 * __sem_cancel() below, and by a work item (or sem_shutdown()) that
-	 * starts @req under a bucket lock after the scan of the drain below
-	 * passed that bucket.  A down_async() that is not ordered after this
-	 * (its own work function's, on another semaphore) may still submit
-	 * @req: the loop below deals with that.
-	 */
-	smp_mb__after_atomic();
-	sem_test_cancel_begun(req);
-	ret = __sem_cancel(sem, &req->waiter, true);
-	if (ret == -EINVAL) {
-		if (!sem_waiter_valid(&req->waiter,
-				      READ_ONCE(req->waiter.state))) {
-			atomic_dec(&req->cancelling);
-			return ret;
-		}
-		/* Submitted again elsewhere by its work function. */
-		r = sem_async_cancel_pinned(req);
-		if (r != -EAGAIN)
-			ret = r;
-	}
+	/* Fully ordered: seen by a down_async() that locks @sem after us. */
+	WARN_ONCE(atomic_inc_return(&req->cancelling) > 1,
+		  "semaphore %p: concurrent %s() of request %p\n",
+		  sem, __func__, req);
 	for (;;) {
-		found = sem_async_drain(NULL, req);
-		if (found & SEM_DRAIN_TAKEN)
-			ret = 0;
-		/*
-		 * A run that ended may have submitted @req again before it saw
-		 * ->cancelling, on @sem or another semaphore: its stores are
-		 * visible here, after the bucket locks of the drain.  A run
-		 * that starts after the drain's scan passed its bucket sees
-		 * ->cancelling and gives the unit back instead (the work item,
-		 * sem_shutdown()), so DONE is a run that the drain saw end.
-		 */
-		state = smp_load_acquire(&req->waiter.state);
-		/*
-		 * IDLE after a take-off that the scan did not see (the work
-		 * item's, or a concurrent call's, both after the scan passed
-		 * the bucket): its record stays hashed until its up() has
-		 * returned, so a second drain, after this acquire, waits for
-		 * it.  Until then the semaphore is still used for @req.
-		 */
-		if (state == SEM_WAITER_IDLE && !idle_seen) {
-			idle_seen = true;
-			continue;
-		}
-		if (state != SEM_WAITER_QUEUED && state != SEM_WAITER_GRANTING)
-			break;
-		/*
-		 * Called from @req's own work function (a bug, warned about),
-		 * with a grant of @req behind the caller that the drain could
-		 * not take off: waiting for it would wait for ever.
-		 */
-		if ((found & SEM_DRAIN_SELF) && state == SEM_WAITER_GRANTING)
-			break;
-		r = sem_async_cancel_pinned(req);
-		if (r == 0 || r == -EALREADY)
+		r = __sem_cancel(sem, &req->waiter, true);
+		if (r == -EINVAL) {
 			ret = r;
+			break;
+		}
+		if (r != -ENOENT)
+			ret = r;
+		if (cancel_work_sync(&req->work)) {
+			ret = sem_async_take_back(sem, req);
+			if (ret)
+				break;
+		}
+		/*
+		 * The function is not running.  It may have submitted @req
+		 * before it saw ->cancelling: cancel that too.
+		 */
+		if (READ_ONCE(req->waiter.state) != SEM_WAITER_QUEUED &&
+		    !work_pending(&req->work))
+			break;
 	}
-	if (ret == -EINVAL)
-		ret = -ENOENT;
-	/*
-	 * A grant was taken off since this call began (by this call, by a
-	 * concurrent one, by the work item or by sem_shutdown(), the last two
-	 * because they saw ->cancelling), and nothing submitted @req since:
-	 * the function did not run for its last submission, whatever
-	 * __sem_cancel() found when it looked.  The acquire above orders the
-	 * read after the increment, made before the take-off's IDLE.
-	 */
-	if (state == SEM_WAITER_IDLE && READ_ONCE(req->takeoffs) != takeoffs)
-		ret = 0;
 	atomic_dec(&req->cancelling);
 	return ret;
 }
-EXPORT_SYMBOL(sem_async_cancel_sync);
+EXPORT_SYMBOL_GPL(sem_async_cancel_sync);

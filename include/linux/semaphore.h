@@ -54,8 +54,7 @@ struct semaphore {
 
 /*
  * A constant initial count above __SEM_COUNT_MAX (or negative) would set
- * the waiters or shut-down bit with an empty wait list: refuse it at build
- * time.  A count that is not a constant is checked by sema_init().
+ * the waiters or shut-down bit: refuse it at build time.
  */
 #define __SEM_INIT_COUNT(n)						\
 	((n) + BUILD_BUG_ON_ZERO(__builtin_choose_expr(__is_constexpr(n), \
@@ -95,8 +94,8 @@ static inline void sem_debug_init(struct semaphore *sem) { }
  * or with a negative count, warns and starts at that maximum.
  *
  * sema_init() may only be called on a semaphore that nobody uses: no
- * waiter queued, no down_async() request or grant function in flight
- * (after sem_shutdown() has returned, for example).  Re-initialising a
+ * waiter queued, no work of a request pending or running (after
+ * sem_shutdown() and a flush of the requests' work, for example).  Re-initialising a
  * semaphore that has waiters strands them; CONFIG_DEBUG_SEMAPHORE catches
  * it, warns and fails the waiters' entries first.
  */
@@ -112,10 +111,8 @@ static inline void sema_init(struct semaphore *sem, int val)
 }
 
 /*
- * Accessors for code outside lib/semaphore.c.  They return a snapshot
- * that may be stale by the time the caller looks at it: use them for
- * assertions, tracing and debugging output, never to decide whether a
- * down() would sleep.
+ * Accessors for code outside lib/semaphore.c: snapshots, for assertions,
+ * tracing and debugging output, never to decide whether down() sleeps.
  */
 
 /**
@@ -200,12 +197,9 @@ extern int __must_check down_timeout(struct semaphore *sem, long jiffies);
 extern void up(struct semaphore *sem);
 
 /*
- * Wait entries.
- *
- * Every waiter on a semaphore is a struct sem_waiter.  The sleeping
- * down() family puts one on its stack; down_entry() takes one from the
- * caller together with a grant function, and down_async() embeds one in
- * a struct sem_async.  See Documentation/locking/semaphore.rst.
+ * Wait entries: every waiter is a struct sem_waiter.  The sleeping down()
+ * family puts one on its stack; down_entry() takes one from the caller,
+ * with a grant function; down_async() embeds one in a struct sem_async.
  */
 
 /**
@@ -217,17 +211,12 @@ extern void up(struct semaphore *sem);
  *	request and no unit is held
  *
  * Runs exactly once per queued entry, after the semaphore's lock has been
- * dropped, with preemption disabled from the grant decision to its
- * return.  Usually it runs before the up() or sem_shutdown() that settled
- * the entry returns, in that caller's context, possibly hard interrupt
- * context.  But grant functions do not nest: if the up() was called from
- * a grant function, or from an interrupt that arrived while one ran on
- * the same CPU, that up() returns first and the new grant function runs
- * right after the running one returns, in the context that was
- * interrupted.  It must not sleep; on PREEMPT_RT that also excludes
- * spinlock_t and everything else that sleeps there.  From the moment it
- * is called the entry belongs to the function's owner again and may be
- * freed or queued again.
+ * dropped, with preemption disabled, in the context of the up() or
+ * sem_shutdown() that settled the entry (possibly hard interrupt context)
+ * before that returns; but grant functions do not nest: one settled while
+ * another runs on the same CPU runs right after it.  It must not sleep
+ * (on PREEMPT_RT, no spinlock_t either).  From the moment it is called the
+ * entry belongs to its owner again and may be freed or queued again.
  */
 typedef void (*sem_grant_fn)(struct sem_waiter *waiter, int status);
 
@@ -261,46 +250,25 @@ int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter);
 int sem_cancel_sync(struct semaphore *sem, struct sem_waiter *waiter);
 void sem_shutdown(struct semaphore *sem);
 
-/*
- * A down_async() request whose work is pending or running, or a
- * sem_async_cancel_sync() that is about to look at the semaphore its
- * request moved to, private to lib/semaphore.c: sem_shutdown() and
- * sem_async_cancel_sync() wait for these, and for nothing else.
- */
-struct sem_async_inflight {
-	struct hlist_node	node;
-	struct semaphore	*sem;
-	struct sem_async	*req;
-	struct task_struct	*task;
-	bool			takeoff;
-};
-
 /**
  * struct sem_async - a down_async() request
  * @waiter: the wait entry queued on the semaphore
- * @work: queued on @wq once the request is settled
+ * @work: queued on @wq in the same step as the grant, under the
+ *	semaphore's lock
  * @func: the caller's work function
  * @wq: the workqueue @work is queued on
- * @status: 0 when @func runs holding the semaphore, -ESHUTDOWN otherwise
- * @cancelling: how many sem_async_cancel_sync() calls run for @req; while
- *	any does, down_async() refuses it
- * @takeoffs: how many grants of @req gave their unit back instead of
- *	running @func; sem_async_cancel_sync() compares it
- * @inflight: the record of a granted request whose work has not started
+ * @cancelling: non-zero while sem_async_cancel_sync() runs for the
+ *	request (one call at a time); down_async() refuses it meanwhile
  *
- * Initialise with sem_async_init(), or sem_async_init_onstack() for a
- * request on the stack; the members are private to lib/semaphore.c.  Use
- * sem_async_status() in the work function.
+ * Initialise with sem_async_init(); the members are private to
+ * lib/semaphore.c.  Use sem_async_status() in the work function.
  */
 struct sem_async {
-	struct sem_waiter		waiter;
-	struct work_struct		work;
-	work_func_t			func;
-	struct workqueue_struct		*wq;
-	int				status;
-	atomic_t			cancelling;
-	unsigned int			takeoffs;
-	struct sem_async_inflight	inflight;
+	struct sem_waiter	waiter;
+	struct work_struct	work;
+	work_func_t		func;
+	struct workqueue_struct	*wq;
+	atomic_t		cancelling;
 };
 
 void sem_async_init(struct sem_async *req, work_func_t func);
@@ -310,12 +278,6 @@ int __must_check down_async(struct semaphore *sem, struct sem_async *req,
 			    struct workqueue_struct *wq);
 int sem_async_cancel(struct semaphore *sem, struct sem_async *req);
 int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req);
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/* Where the KUnit suites stop sem_async_cancel_sync(): lib/semaphore.c. */
-void sem_test_cancel_begun(struct sem_async *req);
-void sem_test_cancel_pinned(struct sem_async *req);
-#endif
 
 /**
  * to_sem_async - the request that a down_async() work function runs for
@@ -332,13 +294,17 @@ static inline struct sem_async *to_sem_async(struct work_struct *work)
  * sem_async_status - how a down_async() request was settled
  * @req: the request, from the work function
  *
+ * Read it before the work function submits @req again: the next grant
+ * sets it anew.
+ *
  * Return: 0 if the work function runs holding one unit of the semaphore
- * (it must release it with up()), or -ESHUTDOWN if the request was failed
- * by sem_shutdown() and no unit is held.
+ * (it must release it with up()); -ESHUTDOWN if sem_shutdown() failed
+ * the request, or -ECANCELED if its grant could not queue the work (the
+ * work item was disabled or already queued by hand): no unit is held.
  */
 static inline int sem_async_status(const struct sem_async *req)
 {
-	return READ_ONCE(req->status);
+	return READ_ONCE(req->waiter.status);
 }
 
 #endif /* __LINUX_SEMAPHORE_H */

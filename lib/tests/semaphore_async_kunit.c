@@ -422,7 +422,7 @@ struct sem_test_req {
 	int			status;
 	bool			unit_free;
 	bool			release;
-	unsigned int		sleep_ms;
+	struct completion	*hold;		/* wait for it, holding the unit */
 	struct sem_test_req	*requeue;	/* down_async() from the work */
 	struct workqueue_struct	*wq;
 	int			requeue_ret;
@@ -441,8 +441,8 @@ static void sem_test_work(struct work_struct *work)
 		up(r->sem);
 	if (r->requeue)
 		r->requeue_ret = down_async(r->sem, &r->requeue->req, r->wq);
-	if (r->sleep_ms)
-		msleep(r->sleep_ms);
+	if (r->hold)
+		wait_for_completion_timeout(r->hold, SEM_TEST_WAIT);
 	atomic_inc(&r->runs);
 	if (!r->status && r->release)
 		up(r->sem);
@@ -574,47 +574,65 @@ static void sem_async_test_requeue(struct kunit *test)
 
 /*
  * sem_shutdown() fails queued requests with -ESHUTDOWN through their
- * normal path, waits for the running work, and refuses later requests.
+ * normal path (their work is queued), calls the grant functions of queued
+ * entries, and refuses later requests.  It waits for nothing: the work of
+ * the request that holds the unit still runs when it returns.  The owner
+ * waits for the requests' work as for any work item, here with
+ * flush_workqueue() and destroy_workqueue().
  */
 static void sem_async_test_shutdown(struct kunit *test)
 {
+	DECLARE_COMPLETION_ONSTACK(hold);
 	struct sem_test_req running, queued[2], late;
 	struct sem_test_entry entry, late_entry;
+	struct workqueue_struct *wq;
 	struct semaphore sem;
 	int i;
 
+	wq = alloc_workqueue("sem_test_shutdown", WQ_UNBOUND, 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
 	sema_init(&sem, 1);
-	sem_test_req_init(test, &running, &sem, system_wq);
-	running.sleep_ms = 200;
-	KUNIT_EXPECT_EQ(test, down_async(&sem, &running.req, system_wq), 0);
+	sem_test_req_init(test, &running, &sem, wq);
+	running.hold = &hold;
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &running.req, wq), 0);
 	for (i = 0; i < 2; i++) {
-		sem_test_req_init(test, &queued[i], &sem, system_wq);
-		KUNIT_EXPECT_EQ(test, down_async(&sem, &queued[i].req,
-						 system_wq), -EINPROGRESS);
+		sem_test_req_init(test, &queued[i], &sem, wq);
+		KUNIT_EXPECT_EQ(test, down_async(&sem, &queued[i].req, wq),
+				-EINPROGRESS);
 	}
 	sem_test_entry_init(&entry, &sem);
 	KUNIT_EXPECT_EQ(test, down_entry(&sem, &entry.waiter), -EINPROGRESS);
 
 	sem_shutdown(&sem);
 
-	/* The running work finished before sem_shutdown() returned. */
+	/* The grant function ran before sem_shutdown() returned ... */
+	KUNIT_EXPECT_EQ(test, atomic_read(&entry.calls), 1);
+	KUNIT_EXPECT_EQ(test, entry.status, -ESHUTDOWN);
+	/* ... the queued requests were failed, their work queued ... */
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_EQ(test, sem_async_status(&queued[i].req),
+				-ESHUTDOWN);
+	/* ... and nothing waited for the work that holds the unit. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&running.runs), 0);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 0U);
+
+	sem_test_req_init(test, &late, &sem, wq);
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &late.req, wq), -ESHUTDOWN);
+	sem_test_entry_init(&late_entry, &sem);
+	KUNIT_EXPECT_EQ(test, down_entry(&sem, &late_entry.waiter),
+			-ESHUTDOWN);
+
+	/* The teardown: wait for the requests' work, then look. */
+	complete(&hold);
+	flush_workqueue(wq);
 	KUNIT_EXPECT_EQ(test, atomic_read(&running.runs), 1);
 	KUNIT_EXPECT_EQ(test, running.status, 0);
 	for (i = 0; i < 2; i++) {
 		KUNIT_EXPECT_EQ(test, atomic_read(&queued[i].runs), 1);
 		KUNIT_EXPECT_EQ(test, queued[i].status, -ESHUTDOWN);
 	}
-	KUNIT_EXPECT_EQ(test, atomic_read(&entry.calls), 1);
-	KUNIT_EXPECT_EQ(test, entry.status, -ESHUTDOWN);
-
-	sem_test_req_init(test, &late, &sem, system_wq);
-	KUNIT_EXPECT_EQ(test, down_async(&sem, &late.req, system_wq),
-			-ESHUTDOWN);
-	sem_test_entry_init(&late_entry, &sem);
-	KUNIT_EXPECT_EQ(test, down_entry(&sem, &late_entry.waiter),
-			-ESHUTDOWN);
-	msleep(20);
 	KUNIT_EXPECT_EQ(test, atomic_read(&late.runs), 0);
+	destroy_workqueue(wq);
 
 	/* The classic API still counts units: the running work released. */
 	KUNIT_EXPECT_EQ(test, down_trylock(&sem), 0);
@@ -625,6 +643,110 @@ static void sem_async_test_shutdown(struct kunit *test)
 	sema_init(&sem, 1);
 	KUNIT_EXPECT_EQ(test, down_entry(&sem, &late_entry.waiter), 0);
 	up(&sem);
+}
+
+struct sem_test_shutdown_work {
+	struct work_struct	work;
+	struct semaphore	*sem;
+	struct sem_test_req	*req;
+	bool			pending;
+};
+
+static void sem_test_shutdown_fn(struct work_struct *work)
+{
+	struct sem_test_shutdown_work *s =
+		container_of(work, struct sem_test_shutdown_work, work);
+
+	sem_shutdown(s->sem);
+	s->pending = work_pending(&s->req->req.work);
+}
+
+/*
+ * sem_shutdown() from a work item of the ordered workqueue that the
+ * failed request's work is queued on, behind it: it returns at once, and
+ * the request's work runs once that work item has returned.
+ */
+static void sem_async_test_shutdown_from_work(struct kunit *test)
+{
+	struct sem_test_shutdown_work s;
+	struct workqueue_struct *wq;
+	struct sem_test_req r;
+	struct semaphore sem;
+
+	wq = alloc_ordered_workqueue("sem_test_shutdown_ordered", 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
+	sem_test_req_init(test, &r, &sem, wq);
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, wq), -EINPROGRESS);
+	INIT_WORK_ONSTACK(&s.work, sem_test_shutdown_fn);
+	s.sem = &sem;
+	s.req = &r;
+	s.pending = false;
+	queue_work(wq, &s.work);
+	KUNIT_EXPECT_TRUE(test, sem_test_req_wait(&r));
+	flush_workqueue(wq);
+	KUNIT_EXPECT_TRUE(test, s.pending);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r.runs), 1);
+	KUNIT_EXPECT_EQ(test, r.status, -ESHUTDOWN);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(&sem));
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 0U);
+	destroy_workqueue(wq);
+	destroy_work_on_stack(&s.work);
+}
+
+/*
+ * The teardown recipe with cancel_work_sync(): after sem_shutdown(), the
+ * work of a request that has not started is taken back as any work item's
+ * would be.  The owner then holds what its grant gave: a unit when
+ * sem_async_status() is 0, to give back with up(), and nothing after
+ * -ESHUTDOWN.  Neither function runs.
+ */
+static void sem_async_test_shutdown_cancel_work(struct kunit *test)
+{
+	struct sem_test_req granted, failed;
+	struct sem_test_blocker blocker;
+	struct workqueue_struct *wq;
+	struct semaphore sem;
+	bool taken;
+	int status;
+
+	wq = alloc_ordered_workqueue("sem_test_teardown", 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	INIT_WORK_ONSTACK(&blocker.work, sem_test_blocker_fn);
+	init_completion(&blocker.release);
+	queue_work(wq, &blocker.work);
+
+	sema_init(&sem, 1);
+	sem_test_req_init(test, &granted, &sem, wq);
+	sem_test_req_init(test, &failed, &sem, wq);
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &granted.req, wq), 0);
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &failed.req, wq),
+			-EINPROGRESS);
+	sem_shutdown(&sem);
+	KUNIT_EXPECT_TRUE(test, work_pending(&granted.req.work));
+	KUNIT_EXPECT_TRUE(test, work_pending(&failed.req.work));
+
+	taken = cancel_work_sync(&granted.req.work);
+	status = sem_async_status(&granted.req);
+	KUNIT_EXPECT_TRUE(test, taken);
+	KUNIT_EXPECT_EQ(test, status, 0);
+	if (taken && !status)
+		up(&sem);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+
+	taken = cancel_work_sync(&failed.req.work);
+	status = sem_async_status(&failed.req);
+	KUNIT_EXPECT_TRUE(test, taken);
+	KUNIT_EXPECT_EQ(test, status, -ESHUTDOWN);
+	if (taken && !status)
+		up(&sem);
+
+	complete(&blocker.release);
+	destroy_workqueue(wq);
+	destroy_work_on_stack(&blocker.work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&granted.runs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&failed.runs), 0);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
 }
 
 /* Misuse warns once and returns a defined error; nothing is corrupted. */
@@ -1039,6 +1161,8 @@ static struct kunit_case sem_async_cases[] = {
 	KUNIT_CASE(sem_async_test_workqueue),
 	KUNIT_CASE(sem_async_test_requeue),
 	KUNIT_CASE(sem_async_test_shutdown),
+	KUNIT_CASE(sem_async_test_shutdown_from_work),
+	KUNIT_CASE(sem_async_test_shutdown_cancel_work),
 	KUNIT_CASE(sem_async_test_misuse),
 	KUNIT_CASE(sem_async_test_shutdown_sleeper),
 	KUNIT_CASE(sem_async_test_debug_free),

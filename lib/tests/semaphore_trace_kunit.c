@@ -267,6 +267,61 @@ static void sem_trace_test_cancel(struct kunit *test)
 	sem_async_destroy_onstack(&r.req);
 }
 
+/*
+ * Queued, then removed by sem_async_cancel_sync(): its first look removes
+ * it (a cancel event with 0); there is no work to take back, so nothing
+ * else is traced.  A second call finds the request idle: -ENOENT, traced,
+ * without a warning.
+ */
+static void sem_trace_test_cancel_sync_removes(struct kunit *test)
+{
+	struct sem_trace_log *log = test->priv;
+	struct sem_trace_req r;
+	struct semaphore sem;
+
+	sema_init(&sem, SEM_TEST_NO_UNITS);
+	log->sem = &sem;
+	sem_trace_req_init(&r, &sem);
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, system_wq),
+			-EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, sem_async_cancel_sync(&sem, &r.req), 0);
+	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QC");
+	KUNIT_EXPECT_PTR_EQ(test, log->obj[1], (const void *)&r.req.waiter);
+	KUNIT_EXPECT_EQ(test, log->val[1], 0);
+	KUNIT_EXPECT_EQ(test, sem_async_cancel_sync(&sem, &r.req), -ENOENT);
+	up(&sem);
+	msleep(20);
+	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QCC");
+	KUNIT_EXPECT_EQ(test, log->val[2], -ENOENT);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r.ran));
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+	sem_async_destroy_onstack(&r.req);
+}
+
+/*
+ * Granted at once and its work done, then sem_async_cancel_sync(): the
+ * request stays granted after its function ran, so the cancel finds it
+ * settled (-EALREADY), has no work to take back and returns -EALREADY.
+ */
+static void sem_trace_test_cancel_sync_ran(struct kunit *test)
+{
+	struct sem_trace_log *log = test->priv;
+	struct sem_trace_req r;
+	struct semaphore sem;
+
+	sema_init(&sem, 1);
+	log->sem = &sem;
+	sem_trace_req_init(&r, &sem);
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, system_wq), 0);
+	sem_trace_wait_end(test, log, &r, 2);
+	KUNIT_EXPECT_EQ(test, sem_async_cancel_sync(&sem, &r.req), -EALREADY);
+	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "SEC");
+	KUNIT_EXPECT_PTR_EQ(test, log->obj[2], (const void *)&r.req.waiter);
+	KUNIT_EXPECT_EQ(test, log->val[2], -EALREADY);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
+	sem_async_destroy_onstack(&r.req);
+}
+
 /* A work item that keeps an ordered workqueue busy. */
 struct sem_trace_blocker {
 	struct work_struct	work;
@@ -300,6 +355,7 @@ static struct workqueue_struct *sem_trace_block(struct kunit *test,
 	return wq;
 }
 
+/* Let the workqueue go; destroy_workqueue() waits for what is queued. */
 static void sem_trace_unblock(struct workqueue_struct *wq,
 			      struct sem_trace_blocker *blk)
 {
@@ -310,8 +366,10 @@ static void sem_trace_unblock(struct workqueue_struct *wq,
 
 /*
  * Granted at once, its work pending behind a busy ordered workqueue, then
- * taken off by sem_async_cancel_sync(): the cancel finds it settled
- * (-EALREADY), then reports the take-off (0); the work never starts.
+ * taken back by sem_async_cancel_sync(): its first look finds the request
+ * granted (-EALREADY); cancel_work_sync() then takes the pending work
+ * back, and the take-back, which gives the unit back, is traced with 0.
+ * The work never starts, not even once the workqueue is free again.
  */
 static void sem_trace_test_cancel_sync_takes_off(struct kunit *test)
 {
@@ -326,56 +384,61 @@ static void sem_trace_test_cancel_sync_takes_off(struct kunit *test)
 	log->sem = &sem;
 	sem_trace_req_init(&r, &sem);
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, wq), 0);
+	KUNIT_EXPECT_TRUE(test, work_pending(&r.req.work));
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 0U);
 	KUNIT_EXPECT_EQ(test, sem_async_cancel_sync(&sem, &r.req), 0);
+	KUNIT_EXPECT_FALSE(test, work_pending(&r.req.work));
+	/* The unit of the grant is back before the cancel returns. */
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
 	sem_trace_unblock(wq, &blk);
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "CC");
+	KUNIT_EXPECT_PTR_EQ(test, log->obj[0], (const void *)&r.req.waiter);
 	KUNIT_EXPECT_EQ(test, log->val[0], -EALREADY);
+	KUNIT_EXPECT_PTR_EQ(test, log->obj[1], (const void *)&r.req.waiter);
 	KUNIT_EXPECT_EQ(test, log->val[1], 0);
 	KUNIT_EXPECT_FALSE(test, completion_done(&r.ran));
 	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
 	sem_async_destroy_onstack(&r.req);
 }
 
-struct sem_trace_gives_back {
+struct sem_trace_let_start {
 	struct sem_trace_blocker	*blk;
 	struct semaphore		*sem;
-	bool				given_back;
+	bool				started;
 };
 
 /*
  * In sem_async_cancel_sync()'s first look, under the semaphore's lock:
- * let the request's work start on the other CPU and wait until its unit
- * is back and its record gone (the give-back's up() is the fast path).
+ * let the request's work start on the other CPU and wait until its
+ * function has given the unit back (its up() is the fast path: nobody
+ * waits).
  */
 static void sem_trace_let_work_start(struct sem_trace_log *log)
 {
-	struct sem_trace_gives_back *g = log->hook_data;
+	struct sem_trace_let_start *g = log->hook_data;
 	int i;
 
 	complete(&g->blk->release);
 	/* At most a second: interrupts are off. */
 	for (i = 0; i < 200000 && !sem_count(g->sem); i++)
 		udelay(5);
-	g->given_back = sem_count(g->sem);
-	/* The record goes right after the up(). */
-	mdelay(1);
+	g->started = sem_count(g->sem);
 }
 
 /*
  * A grant whose work starts while sem_async_cancel_sync() runs for the
- * request, after the cancel looked at it (here: between its first look,
- * which finds it settled, and its scan of the requests in flight, which
- * then finds nothing).  The work item gives the unit back instead of
- * running the function, and the cancel reports 0, not -EALREADY: a
- * cancel that missed such a grant would otherwise return while the
- * function runs (and the owner frees the request under it).  The work
- * is pending on a per-CPU workqueue of another CPU, behind a blocker
- * that the probe of the first cancel event releases.
+ * request, after its first look (which finds the request granted): the
+ * work is then running or done, cancel_work_sync() has nothing to take
+ * back and waits for it, and the cancel returns -EALREADY only after the
+ * work item has returned, end event included.  A cancel that returned
+ * while the function still ran would let the owner free the request
+ * under it.  The work is pending on a per-CPU workqueue of another CPU,
+ * behind a blocker that the probe of the first cancel event releases.
  */
-static void sem_trace_test_cancel_sync_work_gives_back(struct kunit *test)
+static void sem_trace_test_cancel_sync_waits(struct kunit *test)
 {
 	struct sem_trace_log *log = test->priv;
-	struct sem_trace_gives_back g = {};
+	struct sem_trace_let_start g = {};
 	struct sem_trace_blocker blk;
 	struct workqueue_struct *wq;
 	struct sem_trace_req r;
@@ -407,8 +470,8 @@ static void sem_trace_test_cancel_sync_work_gives_back(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, wq), 0);
 	/*
 	 * Back to @cpu.  Should that fail, the probe spins on @other, where
-	 * the work cannot start: it gives up after a second, and the case
-	 * fails.
+	 * the work cannot start: it gives up after a second, the cancel then
+	 * takes the pending work back, and the case fails.
 	 */
 	KUNIT_EXPECT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)),
 			0);
@@ -423,15 +486,17 @@ static void sem_trace_test_cancel_sync_work_gives_back(struct kunit *test)
 	WRITE_ONCE(log->hook_task, NULL);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 
-	KUNIT_EXPECT_TRUE(test, g.given_back);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	KUNIT_EXPECT_FALSE(test, completion_done(&r.ran));
-	flush_work(&r.req.work);
-	KUNIT_EXPECT_FALSE(test, completion_done(&r.ran));
-	/* The cancel's look, then the work item's give-back; no start. */
-	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "CC");
+	KUNIT_EXPECT_TRUE(test, g.started);
+	KUNIT_EXPECT_EQ(test, ret, -EALREADY);
+	/* Nothing to flush: the function and the work item have returned. */
+	KUNIT_EXPECT_TRUE(test, completion_done(&r.ran));
+	KUNIT_EXPECT_FALSE(test, work_pending(&r.req.work));
+	/* The cancel's look, then the work, start to end; no take-back. */
+	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "CSE");
 	KUNIT_EXPECT_EQ(test, log->val[0], -EALREADY);
+	KUNIT_EXPECT_PTR_EQ(test, log->obj[1], (const void *)&r.req);
 	KUNIT_EXPECT_EQ(test, log->val[1], 0);
+	KUNIT_EXPECT_PTR_EQ(test, log->obj[2], (const void *)&r.req);
 	KUNIT_EXPECT_EQ(test, sem_count(&sem), 1U);
 	sem_trace_unblock(wq, &blk);
 	sem_async_destroy_onstack(&r.req);
@@ -439,7 +504,7 @@ static void sem_trace_test_cancel_sync_work_gives_back(struct kunit *test)
 
 /*
  * Queued, then failed by sem_shutdown(): the shutdown event, then its
- * work with status -ESHUTDOWN.
+ * work, on the workqueue, with status -ESHUTDOWN.
  */
 static void sem_trace_test_shutdown(struct kunit *test)
 {
@@ -455,16 +520,20 @@ static void sem_trace_test_shutdown(struct kunit *test)
 	sem_shutdown(&sem);
 	sem_trace_wait_end(test, log, &r, 4);
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QXSE");
+	KUNIT_EXPECT_PTR_EQ(test, log->obj[1], (const void *)&r.req.waiter);
 	KUNIT_EXPECT_EQ(test, log->val[2], -ESHUTDOWN);
 	KUNIT_EXPECT_EQ(test, sem_count(&sem), 0U);
 	sem_async_destroy_onstack(&r.req);
 }
 
 /*
- * sem_shutdown() runs work that has not started itself (its workqueue is
- * busy): that run is traced as the work item's would be.
+ * sem_shutdown() neither waits for nor runs the work of a request it
+ * fails: with the workqueue busy it returns after the shutdown event,
+ * the work pending.  The work runs on the workqueue once that is free
+ * (destroy_workqueue() waits for it, as the teardown recipe does), and
+ * only then are its start and end traced.
  */
-static void sem_trace_test_shutdown_runs_work(struct kunit *test)
+static void sem_trace_test_shutdown_queues_work(struct kunit *test)
 {
 	struct sem_trace_log *log = test->priv;
 	struct sem_trace_blocker blk;
@@ -478,11 +547,47 @@ static void sem_trace_test_shutdown_runs_work(struct kunit *test)
 	sem_trace_req_init(&r, &sem);
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, wq), -EINPROGRESS);
 	sem_shutdown(&sem);
-	/* sem_shutdown() ran the work function itself, in this thread. */
+	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QX");
+	KUNIT_EXPECT_TRUE(test, work_pending(&r.req.work));
+	KUNIT_EXPECT_EQ(test, sem_async_status(&r.req), -ESHUTDOWN);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r.ran));
+	sem_trace_unblock(wq, &blk);
 	KUNIT_EXPECT_TRUE(test, completion_done(&r.ran));
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QXSE");
+	KUNIT_EXPECT_PTR_EQ(test, log->obj[2], (const void *)&r.req);
 	KUNIT_EXPECT_EQ(test, log->val[2], -ESHUTDOWN);
+	KUNIT_EXPECT_PTR_EQ(test, log->obj[3], (const void *)&r.req);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 0U);
+	sem_async_destroy_onstack(&r.req);
+}
+
+/*
+ * Queued, failed by sem_shutdown() while its workqueue is busy, then
+ * sem_async_cancel_sync(): the first look finds it settled (-EALREADY),
+ * the pending work is taken back (0), and no unit is given back, since
+ * the request was failed and held none.  The work never starts.
+ */
+static void sem_trace_test_shutdown_cancel_sync(struct kunit *test)
+{
+	struct sem_trace_log *log = test->priv;
+	struct sem_trace_blocker blk;
+	struct workqueue_struct *wq;
+	struct sem_trace_req r;
+	struct semaphore sem;
+
+	wq = sem_trace_block(test, &blk);
+	sema_init(&sem, SEM_TEST_NO_UNITS);
+	log->sem = &sem;
+	sem_trace_req_init(&r, &sem);
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, wq), -EINPROGRESS);
+	sem_shutdown(&sem);
+	KUNIT_EXPECT_EQ(test, sem_async_cancel_sync(&sem, &r.req), 0);
 	sem_trace_unblock(wq, &blk);
+	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QXCC");
+	KUNIT_EXPECT_EQ(test, log->val[2], -EALREADY);
+	KUNIT_EXPECT_EQ(test, log->val[3], 0);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r.ran));
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), 0U);
 	sem_async_destroy_onstack(&r.req);
 }
 
@@ -526,10 +631,13 @@ static struct kunit_case sem_trace_cases[] = {
 	KUNIT_CASE(sem_trace_test_grant),
 	KUNIT_CASE(sem_trace_test_immediate),
 	KUNIT_CASE(sem_trace_test_cancel),
+	KUNIT_CASE(sem_trace_test_cancel_sync_removes),
+	KUNIT_CASE(sem_trace_test_cancel_sync_ran),
 	KUNIT_CASE(sem_trace_test_cancel_sync_takes_off),
-	KUNIT_CASE(sem_trace_test_cancel_sync_work_gives_back),
+	KUNIT_CASE(sem_trace_test_cancel_sync_waits),
 	KUNIT_CASE(sem_trace_test_shutdown),
-	KUNIT_CASE(sem_trace_test_shutdown_runs_work),
+	KUNIT_CASE(sem_trace_test_shutdown_queues_work),
+	KUNIT_CASE(sem_trace_test_shutdown_cancel_sync),
 	KUNIT_CASE(sem_trace_test_qlen),
 	{}
 };

@@ -25,17 +25,22 @@
  *   queue (it holds no slot) and completes with -ECANCELED; the kiocb
  *   cannot be completed there, because ki_complete() takes that same
  *   context lock, so the completion goes to the workqueue.  A request
- *   already granted is not touched: the cancel returns -EAGAIN (io_cancel
- *   fails with EAGAIN) and the request completes normally.  io_destroy()
- *   and the exit of the submitting process cancel the same way.
+ *   already granted, or failed by removal, is not touched: its work is
+ *   queued, running or done, so the cancel returns -EAGAIN (io_cancel
+ *   fails with EAGAIN) and the work function completes the request
+ *   normally.  io_destroy() and the exit of the submitting process cancel
+ *   the same way.
  * - Removal (SEMAPHORE_AIO_IOC_REMOVE, as an unplug would, and module
  *   unload) marks the device removed, lets sleeping read()/write()
  *   callers through with -ENODEV, and calls sem_shutdown(): every request
- *   still queued completes with -ENODEV and holds no slot.  Requests in
- *   service finish their service and complete normally.  Later requests
- *   get -ENODEV.  A queued kiocb holds a reference on the file and an
- *   open file holds the module, so rmmod cannot run while requests are
- *   queued: remove the device first, then close and rmmod.
+ *   still queued has its work queued with status -ESHUTDOWN and holds no
+ *   slot; the work function completes it with -ENODEV.  Requests in
+ *   service finish their service and complete normally.  sem_shutdown()
+ *   waits for none of this: removal waits until every request has
+ *   completed, then for the workqueue, as for any work item.  Later
+ *   requests get -ENODEV.  A queued kiocb holds a reference on the file
+ *   and an open file holds the module, so rmmod cannot run while requests
+ *   are queued: remove the device first, then close and rmmod.
  *
  * Requests of 0 bytes get -EINVAL, requests over SEMAIO_MAX_LEN bytes
  * -EMSGSIZE.  A read returns bytes (tag + i) & 0xff, where tag is the
@@ -191,9 +196,10 @@ static void semaio_done(struct work_struct *work)
 }
 
 /*
- * The down_async() work function: runs holding a slot (status 0) or after
- * sem_shutdown() failed the request (no slot).  It may also be called by
- * sem_shutdown() itself, in the remover's context.
+ * The down_async() work function, on the device's workqueue: runs holding
+ * a slot (status 0) or after sem_shutdown() failed the request (no slot).
+ * sem_shutdown() only queues the work of the requests it fails; it never
+ * calls this function itself, so this never runs in the remover's context.
  */
 static void semaio_serve(struct work_struct *work)
 {
@@ -260,9 +266,14 @@ static int semaio_cancel(struct kiocb *iocb)
 		queue_delayed_work(dev->wq, &req->done, 0);
 	} else {
 		/*
-		 * -EALREADY (granted), or not yet taken by down_async():
-		 * aio takes the kiocb off its list all the same, so that
-		 * request is not cancelled and completes normally.
+		 * -EALREADY: granted, or failed by sem_shutdown(); its work
+		 * was queued in the same step and is pending, running or
+		 * done.  Nothing here takes that work back (that would need
+		 * cancel_work_sync(), which sleeps), so semaio_serve() runs
+		 * for it and completes the request.  Or not yet taken by
+		 * down_async().  Either way aio takes the kiocb off its list
+		 * all the same, so that request is not cancelled and
+		 * completes normally.
 		 */
 		dev->stats.cancel_late++;
 		ret = -EAGAIN;
@@ -500,11 +511,15 @@ static bool semaio_quiet(struct semaio_dev *dev, bool async_too)
 /*
  * Remove the device: later requests get -ENODEV, the queued ones are
  * failed with -ENODEV, the ones in service finish.  Returns once no
- * request is left.  Sleepers in read()/write() must be gone before
- * sem_shutdown() (it warns about queued sleepers), so while there are
- * any the device is unstalled and the slots keep flowing: each sleeper,
- * and each asynchronous request queued ahead of one, gets its slot, sees
- * the removal and gives the slot back with -ENODEV.
+ * request is left and no work item of the device runs.  sem_shutdown()
+ * waits for nothing, so the requests' work is waited for as for any work
+ * item: first through the count of live requests (the work of each one,
+ * or the completion it queued, frees it), then with flush_workqueue().
+ * Sleepers in read()/write() must be gone before sem_shutdown() (it warns
+ * about queued sleepers), so while there are any the device is unstalled
+ * and the slots keep flowing: each sleeper, and each asynchronous request
+ * queued ahead of one, gets its slot, sees the removal and gives the slot
+ * back with -ENODEV.
  */
 static int semaio_remove(struct semaio_dev *dev)
 {
@@ -528,6 +543,8 @@ static int semaio_remove(struct semaio_dev *dev)
 	sem_shutdown(&dev->slots);
 	semaio_set_stall(dev, false);
 	wait_event(dev->idle, semaio_quiet(dev, true));
+	/* The work items that completed the last requests may still return. */
+	flush_workqueue(dev->wq);
 	mutex_unlock(&dev->remove_lock);
 	return 0;
 }

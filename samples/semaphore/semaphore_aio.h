@@ -26,7 +26,8 @@
  * @submitted: asynchronous requests accepted (returned -EIOCBQUEUED)
  * @served: requests served (asynchronous and synchronous)
  * @cancelled: asynchronous requests cancelled before their grant
- * @cancel_late: cancel calls that came after the grant (no effect)
+ * @cancel_late: cancel calls that came after the grant, or after removal
+ *	failed the request (no effect: the request completes normally)
  * @failed_shutdown: requests failed by sem_shutdown() at removal
  * @failed_removed: requests granted after removal, failed then
  * @live: asynchronous requests not yet completed (memory in use)

@@ -11,7 +11,10 @@
  * request is then processed by a work item that runs holding its slot,
  * in the order the requests arrived, and gives the slot back with up().
  * On removal, sem_shutdown() fails the requests still waiting for a slot
- * with -ESHUTDOWN and waits for the ones being processed.
+ * with -ESHUTDOWN: their work is queued as for a grant, and the work
+ * function sees the status.  sem_shutdown() waits for nothing; the
+ * driver then waits for the requests' work as for any work item (here
+ * destroy_workqueue(), which drains the workqueue) before it frees them.
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -139,11 +142,16 @@ static void sample_dev_start(struct sample_dev *dev)
 		      HRTIMER_MODE_REL_HARD);
 }
 
-/* Device removal: stop the interrupt, fail what waits, drain the rest. */
+/*
+ * Device removal: stop the interrupt, fail what waits, then wait for the
+ * work of every request (the ones being processed and the ones just
+ * failed), and only then free the requests.
+ */
 static void sample_dev_remove(struct sample_dev *dev)
 {
 	hrtimer_cancel(&dev->irq);
 	sem_shutdown(&dev->slots);
+	/* sem_shutdown() did not wait: the workqueue is drained here. */
 	destroy_workqueue(dev->wq);
 	kfree(dev->reqs);
 	kfree(dev);
@@ -192,7 +200,11 @@ static void sample_test_complete(struct kunit *test)
 	sample_dev_remove(dev);
 }
 
-/* Removal fails the waiting requests and drains the running ones. */
+/*
+ * Removal fails the waiting requests; the running ones finish.  The work
+ * of both runs on the workqueue after sem_shutdown() returned: wait for
+ * it before counting.
+ */
 static void sample_test_remove(struct kunit *test)
 {
 	struct sample_dev *dev = sample_dev_create(50, 20000);
@@ -206,6 +218,7 @@ static void sample_test_remove(struct kunit *test)
 	hrtimer_cancel(&dev->irq);
 	/* The device goes away while requests wait for slots. */
 	sem_shutdown(&dev->slots);
+	flush_workqueue(dev->wq);
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->in_flight), 0);
 	ok = sample_count(dev, 0);
 	shut = sample_count(dev, -ESHUTDOWN);
