@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Generic counting semaphores on wait entries, with asynchronous
- * acquisition.
+ * acquisition: see Documentation/locking/semaphore.rst.
  *
  * Copyright (c) 2008 Intel Corporation
  * Author: Matthew Wilcox <willy@linux.intel.com>
@@ -10,80 +10,33 @@
  * explicit wait entry for down() from Suparna Bhattacharya, and the idea
  * of one common implementation for every architecture from Benjamin
  * LaHaise.
- *
- * A counting semaphore may be acquired 'n' times before callers wait.
- * See mutex.c for single-acquisition sleeping locks which enforce rules
- * which allow code to be debugged more easily.
  */
 
 /*
- * Some notes on the implementation:
+ * Invariant: if anyone waits, no unit is free (->count is laid out in
+ * <linux/semaphore.h>).  up() hands its unit to the oldest waiter, nothing
+ * overtakes a queued waiter, and a waiter that leaves without a grant
+ * never holds a unit that must be passed on.
  *
- * ->count is an atomic_t: bits 0-29 are the units that are free, bit 30
- * (SEM_WAITERS) is set while anyone waits, bit 31 (SEM_SHUTDOWN) is set
- * by sem_shutdown().  Every waiter is a struct sem_waiter; the waiters
- * form a circular list through their ->list members, and
- * ->first_waiter points at the oldest (there is no list head, which
- * keeps struct semaphore at 16 bytes on 64-bit).  A sleeping waiter has
- * ->task set, an asynchronous one has ->grant set.
+ * While nobody waits, down and up are one compare-and-exchange that guesses
+ * a free binary semaphore, without the lock.  The raw spinlock protects the
+ * waiters (a sleeper has ->task set, an entry ->grant) and every change of
+ * SEM_WAITERS, which the compare-and-exchange that finds no free unit sets:
+ * from then on the fast up() fails and a released unit goes through the
+ * lock to the oldest waiter.  All changes of ->count are atomic on the whole
+ * word, so a fast and a slow change never both succeed on one old value.  A
+ * down acquires, up() releases; a unit handed to a waiter is ordered by the
+ * lock.  The lock is raw, with interrupts disabled: up() and down_trylock()
+ * may run in hard interrupt context, also on PREEMPT_RT.
  *
- * Invariant: if anyone waits, no unit is free.  A new request
- * queues behind the waiters; up() hands its unit directly to the oldest
- * waiter; nothing can overtake a queued waiter.  Because of the
- * invariant, a waiter that leaves the queue without being granted
- * (timeout, signal, sem_cancel(), sem_shutdown()) never holds a unit that
- * would have to be passed on.
- *
- * The fast path.  While nobody waits, down() and its variants take a unit
- * with one compare-and-exchange on ->count when a unit is free, and up()
- * gives one back with one compare-and-exchange when SEM_WAITERS is clear;
- * neither touches the lock.  Like mutex_lock(), neither reads ->count
- * first: the first compare-and-exchange guesses the value of a free
- * binary semaphore (1 for a down, 0 for an up), and only if the guess is
- * wrong does the loop look at the value it returned.  Everything else
- * takes the raw spinlock, which protects the waiters and every change of
- * SEM_WAITERS.  SEM_WAITERS is
- * set, under the lock, by the compare-and-exchange that finds no free
- * unit, before the waiter is queued; from then on the fast up() fails and
- * takes the lock, so a unit released while anyone waits always goes
- * through the lock to the oldest waiter, and nothing steals it.  The bit
- * is cleared, under the lock, when the last waiter leaves.  Because all
- * changes of ->count are compare-and-exchange or atomic bit operations on
- * the whole word, a fast-path change and a slow-path change can never
- * both succeed on the same old value.
- *
- * Memory ordering: every successful down takes its unit with an acquire
- * operation (the fast path's and the locked path's compare-and-exchange),
- * and up() gives a unit back with a release operation (its
- * compare-and-exchange), so everything before an up() happens before
- * everything after the down that takes that unit.  A unit handed to a
- * waiter goes through the lock instead: the granting up() holds it
- * (release on unlock) and the waiter takes it (acquire) or runs after it
- * on the same CPU.
- *
- * The raw spinlock is a raw spinlock, and not the lock of a
- * wait_queue_head_t, because up() and down_trylock() may be called from
- * hard interrupt context, also on PREEMPT_RT.  Various parts of the kernel
- * also call down() in interrupt context when they know it will succeed,
- * so every path disables interrupts while it holds the lock.
- *
- * The grant is decided under the lock: the entry is dequeued and marked,
- * and it holds the unit from that moment, whatever happens to it later.
- * A sleeper is woken through a wake_q after the lock is dropped; it looks
- * at its own state under the lock, so a signal or a timeout that races
- * with the grant loses to it.  A grant function is called after the lock
- * is dropped, with preemption disabled from the decision to its return.
- * A down_async() request has no grant function: its work item is queued
- * under the lock, in the same step as the decision.  From then on the
- * work belongs to its workqueue, which knows whether it is pending or
- * running and never runs it twice at once: cancelling a granted request
- * and tearing a semaphore down wait for the work as for any work item
- * (cancel_work_sync(), flush_workqueue()), with lockdep watching, and
- * this file keeps no record of its own of what the workqueue knows.
- * queue_work() under sem->lock nests the workqueue's pool lock, and the
- * scheduler's locks of the worker it wakes, inside sem->lock: a semaphore
- * that is released or waited for under those locks must not have
- * down_async() requests.
+ * The grant is decided under the lock: the entry is dequeued, marked and
+ * holds the unit from then on.  A woken sleeper checks its state under the
+ * lock, so a racing signal or timeout loses.  A grant function runs after
+ * the unlock, with preemption disabled from the decision to its return.  A
+ * down_async() request's work is queued under the lock, in the same step,
+ * and is then its workqueue's.  That nests the pool lock and the
+ * scheduler's locks inside sem->lock: a semaphore released or waited for
+ * under those locks must not have down_async() requests.
  */
 
 #include <linux/bug.h>
@@ -120,9 +73,9 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(sem_async_work_end);
 #define SEM_COUNT_MAX		__SEM_COUNT_MAX
 
 /*
- * States of a struct sem_waiter.  The values are not small integers so
- * that an entry that was never passed to sem_waiter_init() is likely to
- * be caught.
+ * States of a struct sem_waiter, not small integers so that an entry never
+ * passed to sem_waiter_init() is likely to be caught.  A down_async()
+ * request is GRANTING only under sem->lock, while its work is queued.
  */
 #define SEM_WAITER_IDLE		0x53454d30U	/* initialised, not queued */
 #define SEM_WAITER_QUEUED	0x53454d31U	/* on a wait list */
@@ -130,14 +83,8 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(sem_async_work_end);
 #define SEM_WAITER_DONE		0x53454d33U	/* granted, or function ran */
 
 /*
- * A down_async() request is IDLE, QUEUED, or DONE from its grant on: its
- * work was queued in the same step.  It is never GRANTING.
- */
-
-/*
- * Grant functions that are settled while another grant function runs on
- * the same CPU are queued here and run by the outer caller once it
- * returns, so that a grant function calling up() cannot recurse.
+ * Grant functions settled while another runs on this CPU wait here for it
+ * to return, so that a grant function calling up() cannot recurse.
  */
 struct sem_grant_queue {
 	struct sem_waiter	*head;
@@ -158,14 +105,9 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 
 #ifdef CONFIG_DEBUG_SEMAPHORE
 /*
- * CONFIG_DEBUG_SEMAPHORE tracks, with debugobjects, every semaphore that
- * has waiters and every wait entry of down_entry() and down_async() that
- * is queued, from the moment it starts waiting to the moment it stops.
- * Freeing the memory of one of them in between is a bug that debugobjects
- * reports ("ODEBUG: free active ... object type: semaphore"); the fixups
- * below then leave the semaphore's wait list consistent.  Objects are
- * tracked only while they wait, so nothing needs to be registered when a
- * semaphore or an entry is initialised, and nothing is left behind.
+ * debugobjects tracks a semaphore while it has waiters and a down_entry()
+ * or down_async() entry while it is queued: freeing one then is reported,
+ * and the fixups below keep the wait list consistent.
  */
 static const struct debug_obj_descr sem_debug_descr;
 static const struct debug_obj_descr sem_waiter_debug_descr;
@@ -186,17 +128,10 @@ static void sem_debug_stop(void *addr, const struct debug_obj_descr *descr)
 }
 
 /*
- * A semaphore with waiters is being freed, or re-initialised with
- * sema_init().  Mark it shut down, so that a grant function that tries to
- * queue again gets -ESHUTDOWN, and fail its asynchronous entries with
- * -ESHUTDOWN, as sem_shutdown() would, so that their owners learn of it:
- * their grant functions run here, in the context of the kfree() or
- * sema_init() caller, with preemption disabled, as they would in an up().
- * Sleepers cannot be saved: their entries are on their stacks and they
- * will touch the semaphore again when they wake, so they are only taken
- * off the list and counted.  Tracking ends in every case, so that
- * debugobjects, which looks at the object again after a fixup, finds it
- * inactive and does not call the fixup again.
+ * A semaphore with waiters is freed or re-initialised: shut it down and
+ * fail its asynchronous entries, as sem_shutdown() would.  Sleepers, on
+ * their stacks, can only be unlinked and counted.  Tracking always ends,
+ * so that debugobjects does not call the fixup again.
  */
 static bool sem_debug_fixup_free(void *addr, enum debug_obj_state state)
 {
@@ -232,10 +167,8 @@ static const struct debug_obj_descr sem_debug_descr = {
 };
 
 /*
- * A queued wait entry is being freed: take it off its semaphore's wait
- * list, as sem_cancel() would, so that the semaphore is not corrupted and
- * nobody behind it is affected.  Its grant function is not called.
- * Tracking ends in every case (see above).
+ * A queued entry is freed: dequeue it as sem_cancel() would, without
+ * calling its grant function.  Tracking always ends.
  */
 static bool sem_waiter_debug_fixup_free(void *addr, enum debug_obj_state state)
 {
@@ -252,11 +185,7 @@ static bool sem_waiter_debug_fixup_free(void *addr, enum debug_obj_state state)
 	}
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	/*
-	 * Still queued on @sem: tracked until dequeued here.  Otherwise it was
-	 * granted or cancelled since debugobjects looked, and that ended the
-	 * tracking under the same lock.
-	 */
+	/* Otherwise a grant or cancel since then ended the tracking. */
 	if (smp_load_acquire(&waiter->state) == SEM_WAITER_QUEUED &&
 	    READ_ONCE(waiter->sem) == sem) {
 		sem_debug_stop(waiter, &sem_waiter_debug_descr);
@@ -273,10 +202,8 @@ static const struct debug_obj_descr sem_waiter_debug_descr = {
 };
 
 /*
- * sema_init() and sem_waiter_init() on memory that is still tracked: a
- * semaphore with waiters, or a queued entry.  debug_object_free() of an
- * active object calls the fixups above, which settle it; of an untracked
- * one it does nothing.
+ * sema_init() of a semaphore that may still be tracked: debug_object_free()
+ * runs the fixup above if it is, and does nothing if not.
  */
 void sem_debug_init(struct semaphore *sem)
 {
@@ -314,10 +241,8 @@ static __always_inline unsigned long sem_async_holder(struct sem_waiter *waiter)
 
 #ifdef CONFIG_DETECT_HUNG_TASK_BLOCKER
 /*
- * The holder hint: a task_struct pointer or a function address, told
- * apart by the reader with __kernel_text_address(), so that no pointer
- * needs spare low bits (struct semaphore is only 2-byte aligned on m68k).
- * Plain stores: a hint, read racily by the hung-task report.
+ * The holder hint: a task_struct or a function address, told apart with
+ * __kernel_text_address() (struct semaphore is 2-byte aligned on m68k).
  */
 static __always_inline void sem_hint(struct semaphore *sem,
 				     unsigned long holder)
@@ -332,11 +257,8 @@ static __always_inline void sem_hint_caller(struct semaphore *sem)
 }
 
 /*
- * A sleeper of the down() family publishes the semaphore it waits for,
- * for the hung-task report.  Set with sem->lock held, before the sleep;
- * cleared under the task's pi_lock, which sem_task_blocker() holds while
- * it reads the semaphore, so that once a sleeper returned from down()
- * nobody reads the semaphore through it any more (its owner may free it).
+ * ->blocker_sem is set under sem->lock and cleared under the task's pi_lock,
+ * which sem_task_blocker() holds, so nobody reads it after down() returned.
  */
 static void sem_blocker_set(struct semaphore *sem)
 {
@@ -357,10 +279,8 @@ static void sem_blocker_clear(void)
  * @t: the task
  * @holder: set to sem_holder_hint() of that semaphore
  *
- * For the hung-task report.  Reads the semaphore under @t's pi_lock, so
- * that it cannot be freed meanwhile, and without faulting.
- *
- * Context: Any context; takes @t's pi_lock.
+ * Context: Any context; takes @t's pi_lock, under which the semaphore
+ * cannot be freed, and reads it without faulting.
  * Return: true if @t sleeps in down() or one of its variants.
  */
 bool sem_task_blocker(struct task_struct *t, unsigned long *holder)
@@ -374,10 +294,8 @@ bool sem_task_blocker(struct task_struct *t, unsigned long *holder)
 	if (sem) {
 		ret = !get_kernel_nofault(*holder, &sem->last_holder);
 		/*
-		 * A sleeper stranded by the debug fixup of a semaphore freed
-		 * under it (sem_blocker_forget()) loses the pointer without
-		 * this lock: the read may then have been of freed memory, and
-		 * is discarded.
+		 * sem_blocker_forget() clears the pointer without this lock:
+		 * then the read may have been of freed memory.
 		 */
 		smp_rmb();
 		if (READ_ONCE(t->blocker_sem) != sem)
@@ -388,10 +306,8 @@ bool sem_task_blocker(struct task_struct *t, unsigned long *holder)
 }
 
 /*
- * The debug fixup unlinks a sleeper from a semaphore that is being freed
- * (sem->lock held): its task no longer waits on anything that the report
- * could read.  Not under the task's pi_lock, which must not nest inside
- * sem->lock; sem_task_blocker() checks the pointer again instead.
+ * The debug fixup unlinks a sleeper under sem->lock, inside which pi_lock
+ * must not nest: sem_task_blocker() checks the pointer again instead.
  */
 static void sem_blocker_forget(struct task_struct *t)
 {
@@ -409,9 +325,8 @@ static inline void sem_blocker_forget(struct task_struct *t) { }
 #endif
 
 /*
- * The fast path of every down: take a free unit without the lock.  A free
- * unit implies that nobody waits (the invariant), so this never overtakes
- * a waiter.  Acquire: pairs with the release of the up() that freed it.
+ * Take a free unit without the lock: a free unit means nobody waits, so
+ * this never overtakes a waiter.  Acquire: pairs with the up() that freed it.
  */
 static __always_inline bool sem_take_fast(struct semaphore *sem)
 {
@@ -430,9 +345,8 @@ taken:
 }
 
 /*
- * Called with sem->lock held by a caller that will queue a waiter if this
- * returns false: take a free unit (acquire, as above), or else set
- * SEM_WAITERS, in one compare-and-exchange with the fast paths.
+ * sem->lock held, before queueing a waiter: take a free unit (acquire), or
+ * else set SEM_WAITERS, in one compare-and-exchange with the fast paths.
  */
 static bool sem_take_or_wait(struct semaphore *sem)
 	__must_hold(&sem->lock)
@@ -477,10 +391,9 @@ static void sem_waiter_gone(struct semaphore *sem)
 }
 
 /*
- * Take @waiter, from any position, off @sem's waiters; sem->lock held.
- * An entry that is alone in its circle is the only waiter if it is the
- * first one, and otherwise not queued at all (a sleeper that the debug
- * fixup of sema_init() unlinked): then nothing changes.
+ * Take @waiter, from any position, off @sem's waiters; sem->lock held.  An
+ * entry alone in its circle is the only waiter if it is the first, else
+ * not queued at all (a sleeper unlinked by the debug fixup): a no-op.
  */
 static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter)
 	__must_hold(&sem->lock)
@@ -492,11 +405,7 @@ static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter)
 	sem_waiter_gone(sem);
 }
 
-/*
- * Trace the queueing of an entry, with the length of the queue it joined
- * (counted only while the event is enabled); note the time for
- * sem_entry_grant.  sem->lock held.
- */
+/* Trace the queueing, with the queue's length; note the time for the grant. */
 static void sem_trace_queue(struct semaphore *sem, struct sem_waiter *waiter,
 			    bool async)
 	__must_hold(&sem->lock)
@@ -536,11 +445,8 @@ static noinline void __up_slow(struct semaphore *sem);
  * down - acquire the semaphore
  * @sem: the semaphore to be acquired
  *
- * Acquires the semaphore.  If no more tasks are allowed to acquire the
- * semaphore, calling this function will put the task to sleep until the
- * semaphore is released.
- *
- * Use of this function is deprecated, please use down_interruptible() or
+ * Acquires the semaphore, sleeping until a unit is free.  Use of this
+ * function is deprecated, please use down_interruptible() or
  * down_killable() instead.
  *
  * Context: Process context; may sleep.
@@ -558,10 +464,8 @@ EXPORT_SYMBOL(down);
  * down_interruptible - acquire the semaphore unless interrupted
  * @sem: the semaphore to be acquired
  *
- * Attempts to acquire the semaphore.  If no more tasks are allowed to
- * acquire the semaphore, calling this function will put the task to sleep.
- * A waiter that was granted the semaphore keeps it even if a signal
- * arrives at the same time.
+ * As down(), but a signal ends the sleep; a waiter granted the semaphore
+ * keeps it even if a signal arrives at the same time.
  *
  * Context: Process context; may sleep.
  * Return: 0 if the semaphore was acquired, -EINTR if the sleep was
@@ -580,8 +484,7 @@ EXPORT_SYMBOL(down_interruptible);
  * down_killable - acquire the semaphore unless killed
  * @sem: the semaphore to be acquired
  *
- * Attempts to acquire the semaphore.  If no more tasks are allowed to
- * acquire the semaphore, calling this function will put the task to sleep.
+ * As down(), but a fatal signal ends the sleep.
  *
  * Context: Process context; may sleep.
  * Return: 0 if the semaphore was acquired, -EINTR if the sleep was
@@ -602,12 +505,9 @@ EXPORT_SYMBOL(down_killable);
  *
  * Try to acquire the semaphore atomically.  It fails while other callers
  * are queued: a unit released by up() belongs to the oldest waiter.
- *
- * NOTE: This return value is inverted from both spin_trylock and
- * mutex_trylock!  Be careful about this when converting code.
- *
- * Unlike mutex_trylock, this function can be used from interrupt context,
- * and the semaphore can be released by any task or interrupt.
+ * Unlike mutex_trylock, it can be used from interrupt context, and the
+ * semaphore can be released by any task or interrupt.  NOTE: the return
+ * value is inverted from both spin_trylock and mutex_trylock!
  *
  * Context: Any context.
  * Return: 0 if the semaphore has been acquired successfully or 1 if it
@@ -624,9 +524,8 @@ EXPORT_SYMBOL(down_trylock);
  * @sem: the semaphore to be acquired
  * @timeout: how long to wait before failing, in jiffies
  *
- * Attempts to acquire the semaphore.  If no more tasks are allowed to
- * acquire the semaphore, calling this function will put the task to sleep.
- * A waiter granted the semaphore as its timeout expires keeps it.
+ * As down(), but gives up after @timeout; a waiter granted the semaphore
+ * as its timeout expires keeps it.
  *
  * Context: Process context; may sleep.
  * Return: 0 if the semaphore was acquired, -ETIME if it was not released
@@ -647,20 +546,11 @@ EXPORT_SYMBOL(down_timeout);
  *
  * Release the semaphore.  Unlike mutexes, up() may be called from any
  * context and even by tasks which have never called down().  If callers
- * are queued, the unit goes directly to the oldest of them: a sleeper is
- * woken, a down_async() request has its work queued, and a down_entry()
- * entry has its grant function called, usually before up() returns, but
- * later if up() is called from a grant function or from an interrupt on
- * a CPU that runs one (see &typedef sem_grant_fn).
- *
- * Stores made before up() are visible to whoever is granted the unit: the
- * semaphore's lock orders them before the grant decision, the woken task
- * or the grant function acquires that order through the same lock or runs
- * after it on the same CPU, and a down_async() work item gets it from
- * queue_work().
- *
- * An up() that would overflow the count warns and is ignored: the count
- * saturates at 2^30 - 1.
+ * are queued, the unit goes directly to the oldest: a sleeper is woken, a
+ * down_async() request has its work queued, a down_entry() entry has its
+ * grant function called (see &typedef sem_grant_fn for when).  Whoever is
+ * granted the unit sees the stores made before up().  An up() that would
+ * overflow the count (2^30 - 1) warns and is ignored.
  *
  * Context: Any context.
  */
@@ -686,12 +576,9 @@ void __sched up(struct semaphore *sem)
 }
 EXPORT_SYMBOL(up);
 
-/* Functions for the contended case */
-
 /*
  * Queue on the stack and sleep until up() hands a unit over, a signal
- * allowed by @state arrives, or @timeout expires.  Called with sem->lock
- * held, interrupts disabled, after sem_take_or_wait() found no free unit.
+ * allowed by @state arrives, or @timeout expires; sem->lock held.
  */
 static inline int __sched ___down_common(struct semaphore *sem, long state,
 					 long timeout)
@@ -752,11 +639,9 @@ static noinline int __sched __down_common(struct semaphore *sem, long state,
 }
 
 /*
- * Grant the unit being released to the oldest waiter.  Called with
- * sem->lock held and the wait list not empty.  A sleeper is put on
- * @wake_q; an asynchronous entry is returned, and the caller must keep
- * preemption disabled from before dropping the lock until it has passed
- * the entry to sem_run_grant().
+ * Grant the unit being released to the oldest waiter; sem->lock held.  A
+ * sleeper is put on @wake_q; an entry is returned, and the caller keeps
+ * preemption disabled from before the unlock until sem_run_grant().
  */
 static struct sem_waiter *__up(struct semaphore *sem,
 			       struct wake_q_head *wake_q)
@@ -792,9 +677,8 @@ static struct sem_waiter *__up(struct semaphore *sem,
 }
 
 /*
- * The slow path of up(): someone waits, or the count would overflow.  The
- * fast path may still change ->count while SEM_WAITERS is clear, hence the
- * compare-and-exchange even under the lock.
+ * Someone waits, or the count would overflow.  The fast path may change
+ * ->count while SEM_WAITERS is clear: compare-and-exchange, even locked.
  */
 static noinline void __sched __up_slow(struct semaphore *sem)
 {
@@ -841,13 +725,9 @@ static void sem_call_grant(struct sem_waiter *waiter)
 }
 
 /*
- * Run the grant function of a settled entry, or, if a grant function is
- * already running on this CPU (it called up(), or an interrupt arrived
- * while it ran), queue the entry for that caller to run next.  This bounds
- * the nesting of grant functions to one per CPU.  Preemption must be
- * disabled, and stays so until every queued function has run: this is
- * the read-side section that sem_cancel_sync() waits for with
- * synchronize_rcu().
+ * Run a settled entry's grant function, or queue it for the one running on
+ * this CPU.  Preemption stays disabled until every queued one has run: the
+ * read-side section that sem_cancel_sync() waits for with synchronize_rcu().
  */
 static void sem_run_grant(struct sem_waiter *waiter)
 {
@@ -892,11 +772,10 @@ static void sem_run_grant(struct sem_waiter *waiter)
  * @waiter: the entry
  * @grant: the function to call once a queued @waiter is settled
  *
- * An entry that is queued, or settled and its grant function not called
- * yet, is left alone with a warning.  It may be queued again after its
- * grant function was called, after sem_cancel() removed it, or after
- * down_entry() returned anything but -EINPROGRESS, without calling this
- * function again.
+ * Once is enough: the entry may be queued again once its grant function
+ * was called, sem_cancel() removed it or down_entry() did not queue it.  An
+ * entry queued, or settled with its grant function not yet called, is left
+ * alone with a warning.
  *
  * Context: Any context.
  */
@@ -919,11 +798,7 @@ void sem_waiter_init(struct sem_waiter *waiter, sem_grant_fn grant)
 }
 EXPORT_SYMBOL_GPL(sem_waiter_init);
 
-/*
- * @state is the entry's state read once: the lock is held, but
- * sem_call_grant() moves a settled entry from GRANTING to DONE without
- * it.  Both mean "settled" to every caller.
- */
+/* @state is read once: GRANTING turns DONE without the lock (both settled). */
 static bool sem_waiter_valid(const struct sem_waiter *waiter,
 			     unsigned int state)
 {
@@ -931,10 +806,7 @@ static bool sem_waiter_valid(const struct sem_waiter *waiter,
 	       waiter->grant && !waiter->task;
 }
 
-/*
- * Take a unit for @waiter or queue it.  On return preemption is disabled
- * and the caller re-enables it once it has dealt with a 0 return.
- */
+/* Take a unit for @waiter or queue it; returns with preemption disabled. */
 static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 			   struct workqueue_struct *wq)
 {
@@ -991,8 +863,8 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 			sem_debug_entry(waiter, true);
 			/*
 			 * Release: whoever sees QUEUED without sem->lock (a
-			 * sem_cancel() that holds another semaphore's lock)
-			 * also sees ->sem.  Pairs with the acquire there.
+			 * sem_cancel() under another lock) also sees ->sem;
+			 * pairs with the acquire there.
 			 */
 			smp_store_release(&waiter->state, SEM_WAITER_QUEUED);
 			ret = -EINPROGRESS;
@@ -1018,28 +890,19 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
  * @sem: the semaphore to be acquired
  * @waiter: an entry initialised with sem_waiter_init()
  *
- * If a unit is free and nobody is queued, take it and return 0; the grant
- * function is not called.  Otherwise queue @waiter behind every earlier
- * waiter, sleeping or not, and return -EINPROGRESS: its grant function
- * will be called exactly once, with status 0 when an up() hands it the
- * unit, or with -ESHUTDOWN if sem_shutdown() fails it first, unless
- * sem_cancel() removes it before.  See &typedef sem_grant_fn for the
- * context of that call.
- *
- * A queued entry belongs to the semaphore: its owner must keep it alive
- * and leave it alone until its grant function has been called or
- * sem_cancel() returned 0.
- *
- * Memory ordering: as for down(), a successful acquisition (a 0 return,
- * or status 0 in the grant function) sees every store made before the
- * up() that released the unit.
+ * If a unit is free and nobody is queued, take it: the grant function is
+ * not called.  Otherwise queue @waiter behind every earlier waiter: unless
+ * sem_cancel() removes it first, its grant function is called exactly once
+ * (see &typedef sem_grant_fn), with status 0 when up() hands it the unit or
+ * -ESHUTDOWN from sem_shutdown().  Until then the entry is the semaphore's:
+ * keep it alive and leave it alone.  As for down(), an acquisition sees
+ * every store made before the up() that released the unit.
  *
  * Context: Any context; does not sleep.
  * Return: 0 if the semaphore was acquired, -EINPROGRESS if @waiter was
- * queued, -ESHUTDOWN if sem_shutdown() was called on @sem, -EBUSY (with a
- * warning) if @waiter is already queued or being granted, -EINVAL (with a
- * warning) if @waiter was not initialised with a grant function or is
- * the entry of a down_async() request.
+ * queued, -ESHUTDOWN if sem_shutdown() was called on @sem.  With a warning:
+ * -EBUSY if @waiter is already queued or being granted, -EINVAL if it was
+ * not initialised with a grant function or is a down_async() request's.
  */
 int down_entry(struct semaphore *sem, struct sem_waiter *waiter)
 {
@@ -1056,11 +919,7 @@ int down_entry(struct semaphore *sem, struct sem_waiter *waiter)
 }
 EXPORT_SYMBOL_GPL(down_entry);
 
-/*
- * Settle, under the lock, whether @waiter is removed or was already
- * granted.  @sync (sem_async_cancel_sync()) does not warn about an idle
- * entry.
- */
+/* @sync (sem_async_cancel_sync()): no warning for an idle @waiter. */
 static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
 			bool sync)
 {
@@ -1070,9 +929,8 @@ static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
 	/*
-	 * Acquire: pairs with the release in sem_queue_entry(), so that an
-	 * entry seen QUEUED is seen with the semaphore it is queued on, also
-	 * when its grant function just queued it on another semaphore.
+	 * Acquire: pairs with sem_queue_entry(): QUEUED comes with its ->sem,
+	 * also when its grant function just queued it on another semaphore.
 	 */
 	state = smp_load_acquire(&waiter->state);
 	if (!sem_waiter_valid(waiter, state)) {
@@ -1108,20 +966,11 @@ static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
  * @waiter: an entry queued with down_entry()
  *
  * Settles, under the semaphore's lock, whether @waiter is removed or was
- * already granted.  Nobody behind @waiter waits longer because of it:
- * while anyone is queued no unit is free, so removing an entry, the oldest
- * one included, never strands a unit.
- *
- * The call acts on the entry's current queueing.  If its grant function
- * queued it again on @sem, that queueing is the one removed (0); if it
- * queued it on another semaphore, the entry must be cancelled there: this
- * call then returns -EINVAL and changes nothing.
- *
- * The caller must guarantee that @waiter is still allocated: the grant
- * function may free it, so it must not be freed before either this
- * function returned 0 or the grant function was called.  An owner that
- * wants to free @waiter after -EALREADY without waiting for its grant
- * function otherwise uses sem_cancel_sync().
+ * already granted; removing any entry never strands a unit.  It acts on the
+ * current queueing (one made by the grant function on another semaphore is
+ * cancelled there).  @waiter must stay allocated until this returned 0 or
+ * its grant function was called; to free it after -EALREADY without
+ * waiting for that, use sem_cancel_sync().
  *
  * Context: Any context; does not sleep.
  * Return: 0 if @waiter was removed before it was granted: its grant
@@ -1129,10 +978,9 @@ static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
  * -EALREADY if it had already been settled: its grant function is about
  * to run, runs or has run, and it owns the unit (or the -ESHUTDOWN
  * status).  -ENOENT (with a warning) if @waiter is idle: never queued,
- * removed, or queued again by its grant function and granted a unit at
- * once (a race that the owner of such a grant function must prevent);
- * -EINVAL (with a warning) if it is queued
- * on another semaphore or was never initialised.
+ * removed, or queued again by its grant function and granted at once (a
+ * race that its owner must prevent); -EINVAL (with a warning, nothing
+ * changed) if it is queued on another semaphore or was never initialised.
  */
 int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
 {
@@ -1145,17 +993,15 @@ EXPORT_SYMBOL_GPL(sem_cancel);
  * @sem: the semaphore @waiter was queued on
  * @waiter: an entry queued with down_entry()
  *
- * As sem_cancel(), and then waits until a grant function that was settled
- * for @waiter has returned (the equivalent of del_timer_sync() for a wait
- * entry).  On return the entry is not queued and its grant function does
- * not run, unless the grant function queued it again: an owner whose
- * grant function may re-queue the entry must stop that first.  A
+ * As sem_cancel(), then waits until a grant function settled for @waiter
+ * has returned (del_timer_sync() for a wait entry).  On return the entry is
+ * not queued and its grant function does not run, unless that queued it
+ * again: an owner whose grant function may do so must stop that first.  A
  * down_async() request is passed on to sem_async_cancel_sync().
  *
  * Context: Process context; sleeps (an RCU grace period).  Must not be
  * called from a grant function or with a lock held that one takes.
- * Return: as sem_cancel(); after 0 or -EALREADY the owner may free
- * @waiter.
+ * Return: as sem_cancel(); after 0 or -EALREADY @waiter may be freed.
  */
 int sem_cancel_sync(struct semaphore *sem, struct sem_waiter *waiter)
 {
@@ -1169,8 +1015,7 @@ int sem_cancel_sync(struct semaphore *sem, struct sem_waiter *waiter)
 	ret = sem_cancel(sem, waiter);
 	/*
 	 * A settled grant function runs with preemption disabled from the
-	 * grant decision to its return, also when the per-CPU queue of
-	 * sem_run_grant() defers it: a grace period covers it.
+	 * decision to its return, also when deferred: a grace period covers it.
 	 */
 	if (ret == 0 || ret == -EALREADY)
 		synchronize_rcu();
@@ -1179,11 +1024,8 @@ int sem_cancel_sync(struct semaphore *sem, struct sem_waiter *waiter)
 EXPORT_SYMBOL_GPL(sem_cancel_sync);
 
 /*
- * Settle every queued wait entry of @sem with -ESHUTDOWN, drop sem->lock,
- * which the caller took with raw_spin_lock_irqsave() into @flags, and run
- * the entries' grant functions (down_async() requests have their work
- * queued under the lock).  Sleepers stay queued, or with @unlink_sleepers
- * are taken off the list.  Return: the number of sleepers.
+ * Settle every queued entry with -ESHUTDOWN, unlock (@flags), run the grant
+ * functions and return the number of sleepers (unlinked if @unlink_sleepers).
  */
 static unsigned int sem_fail_entries(struct semaphore *sem,
 				     unsigned long flags, bool unlink_sleepers)
@@ -1195,9 +1037,8 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 	LIST_HEAD(all);
 
 	/*
-	 * Give the circular list of waiters a head for the walk: insert @all
-	 * before the oldest waiter.  The sleepers that stay queued form the
-	 * circle again once @all is taken out.
+	 * @all, before the oldest waiter, heads the circle for the walk; the
+	 * sleepers that stay form the circle again once it is taken out.
 	 */
 	if (sem->first_waiter)
 		list_add_tail(&all, &sem->first_waiter->list);
@@ -1235,14 +1076,9 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 }
 
 /*
- * Settle the down_async() request of @waiter with @status, under
- * sem->lock, and queue its work in the same step: whoever looks at the
- * request under the lock afterwards finds its work pending, running or
- * done.  If the work item cannot be queued (disabled, by a
- * sem_async_cancel_sync() that waits, or by its owner; or queued by
- * hand) the request is left idle with -ECANCELED, with a warning unless
- * a sem_async_cancel_sync() runs for it.
- * Return: false in that case; the caller then owns the grant's unit.
+ * Settle @waiter's request with @status and queue its work, under sem->lock.
+ * False if it cannot be queued (disabled, or queued by hand): @waiter is
+ * left idle with -ECANCELED and the caller owns the grant's unit.
  */
 static bool sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
 			     int status)
@@ -1251,14 +1087,11 @@ static bool sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
 	struct sem_async *req = container_of(waiter, struct sem_async, waiter);
 
 	WRITE_ONCE(waiter->status, status);
-	/*
-	 * GRANTING until the work is queued: checks made without this lock
-	 * (down_async() to another semaphore, sem_async_init()) must not
-	 * find the request DONE and its work not pending yet.
-	 */
+	/* Lockless checks must not see DONE before the work is pending. */
 	WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
 	/* Orders the status before the work function (see queue_work()). */
 	if (likely(queue_work(req->wq, &req->work))) {
+		/* Pairs with the acquire of sem_async_workfn(). */
 		smp_store_release(&waiter->state, SEM_WAITER_DONE);
 		return true;
 	}
@@ -1274,24 +1107,16 @@ static bool sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
  * sem_shutdown - fail every queued wait entry of a semaphore
  * @sem: the semaphore
  *
- * Marks @sem shut down and settles every queued wait entry with
- * -ESHUTDOWN: grant functions of down_entry() entries are called (before
- * this returns, unless it is called from a grant function: then right
- * after that one returns), and down_async() requests have their work
- * queued with sem_async_status() -ESHUTDOWN (-ECANCELED, no work, if the
- * work item is disabled).  From then on down_entry()
- * and down_async() return -ESHUTDOWN.  Units held are not affected:
- * down(), down_trylock() and up() keep working on them.  Sleepers still
- * queued are a bug of the caller: they trigger a warning, stay queued
- * and are woken by later up() calls as usual.  sema_init() clears the
- * shut-down state, once nobody uses the semaphore any more.
- *
- * It waits for nothing.  The work of a request belongs to its workqueue:
- * to free @sem, or the requests, the owner waits for their work as for
- * any work item (flush_workqueue(), destroy_workqueue(), or
- * cancel_work_sync() of each request's work, giving back the unit of a
- * taken-back grant whose status was 0) and for grant functions of its
- * entries that run on other CPUs (sem_cancel_sync()).
+ * Marks @sem shut down and settles every queued entry with -ESHUTDOWN: grant
+ * functions are called, down_async() requests have their work queued with
+ * that status (-ECANCELED, no work, if it is disabled).  Later down_entry()
+ * and down_async() return -ESHUTDOWN; down(), down_trylock() and up() work
+ * as before.  Queued sleepers are a caller bug (a warning; up() wakes
+ * them).  sema_init() clears the state once nobody uses @sem.  It waits
+ * for nothing: before freeing @sem or the requests, wait for their work as
+ * for any work item (flush_workqueue(), destroy_workqueue(), or
+ * cancel_work_sync() of each, then up() for a taken-back grant of status
+ * 0) and for grant functions on other CPUs (sem_cancel_sync()).
  *
  * Context: Any context; does not sleep.
  */
@@ -1308,18 +1133,13 @@ void sem_shutdown(struct semaphore *sem)
 }
 EXPORT_SYMBOL_GPL(sem_shutdown);
 
-/* The work item of every request: the caller's function, traced. */
 static void sem_async_workfn(struct work_struct *work)
 {
 	struct sem_async *req = to_sem_async(work);
 	struct semaphore *sem = READ_ONCE(req->waiter.sem);
 	unsigned long flags;
 
-	/*
-	 * The grant that queued the work still holds the lock and has not
-	 * marked @req DONE: wait for it, so that the function finds its
-	 * request granted (it may submit it again).
-	 */
+	/* Its grant still holds the lock: the function must find @req DONE. */
 	if (unlikely(smp_load_acquire(&req->waiter.state) ==
 		     SEM_WAITER_GRANTING)) {
 		raw_spin_lock_irqsave(&sem->lock, flags);
@@ -1332,8 +1152,7 @@ static void sem_async_workfn(struct work_struct *work)
 }
 
 /*
- * The grant function of every down_async() request, which marks it as
- * one.  It is never called: sem_async_settle() queues the work instead.
+ * Marks the entry of a down_async() request; never called.
  */
 static void sem_async_grant(struct sem_waiter *waiter, int status)
 {
@@ -1342,8 +1161,7 @@ static void sem_async_grant(struct sem_waiter *waiter, int status)
 }
 
 /*
- * Whether @req may not be initialised: it is queued, or its work is
- * pending.  Its work then runs once, for the grant that queued it.
+ * Whether @req is queued, or its work pending: not to be initialised.
  */
 static bool sem_async_busy(struct sem_async *req)
 {
@@ -1373,11 +1191,9 @@ static bool sem_async_init_common(struct sem_async *req, work_func_t func)
  * @req: the request
  * @func: the work function to run once the request is settled
  *
- * A request needs no other initialisation between submissions.  One that
- * is queued, or whose work is pending, is left alone with a warning: its
- * work runs once, for the grant that queued it.  As for any work item,
- * the request must not be initialised while its work function runs,
- * unless that function freed it.
+ * Not needed between submissions.  A request queued, or with its work
+ * pending, is left alone with a warning; as for any work item, do not
+ * initialise it while its work function runs, unless that freed it.
  *
  * Context: Any context.
  */
@@ -1389,12 +1205,9 @@ void sem_async_init(struct sem_async *req, work_func_t func)
 EXPORT_SYMBOL_GPL(sem_async_init);
 
 /**
- * sem_async_init_onstack - initialise a down_async() request on the stack
- * @req: the request, on the caller's stack
+ * sem_async_init_onstack - sem_async_init() for a request on the stack
+ * @req: the request, to pass to sem_async_destroy_onstack() before returning
  * @func: the work function to run once the request is settled
- *
- * As sem_async_init(), with INIT_WORK_ONSTACK().  Call
- * sem_async_destroy_onstack() before the stack frame goes away.
  *
  * Context: Any context.
  */
@@ -1407,10 +1220,7 @@ EXPORT_SYMBOL_GPL(sem_async_init_onstack);
 
 /**
  * sem_async_destroy_onstack - end the life of a request on the stack
- * @req: a request initialised with sem_async_init_onstack()
- *
- * The request must be idle: sem_async_cancel_sync() returned, or its
- * work function ran and returned (flush_work()).
+ * @req: a request of sem_async_init_onstack(), idle (cancelled or flushed)
  *
  * Context: Any context.
  */
@@ -1427,36 +1237,24 @@ EXPORT_SYMBOL_GPL(sem_async_destroy_onstack);
  * @req: a request initialised with sem_async_init()
  * @wq: the workqueue to run the request's work function on
  *
- * The asynchronous form of down(): the caller does not wait.  If a unit
- * is free and nobody is queued, it is taken and the work queued at once;
- * otherwise @req is queued behind every earlier waiter, and the up() that
- * hands it a unit queues its work, in the same step, under the
- * semaphore's lock.  The work function runs holding the unit and must
- * release it with up(); it first checks sem_async_status().
- *
- * From the grant on, the work is the workqueue's: it is pending, running
- * or done, and the owner waits for it or takes it back as for any work
- * item (see sem_async_cancel()).  The work function may submit @req
- * again, to the same @wq: a grant made while it runs queues the work,
- * which the workqueue runs after the current run has returned, so runs
- * never overlap and an ordered workqueue keeps grant order.  A request
- * keeps its @wq once granted, until sem_async_init().  @wq must not be
- * drained or destroyed while a request on it may be granted (call
- * sem_shutdown() first): queue_work() would warn and lose the work.
- *
- * If the work cannot be queued (the work item is disabled, or was queued
- * by hand), the grant warns, gives its unit to the next waiter (or frees
- * it) and leaves @req idle with status -ECANCELED.
+ * down() without waiting: take a free unit and queue the work, or queue
+ * @req behind every earlier waiter; the up() that hands it a unit queues
+ * the work under the lock, and the work is then the workqueue's.  The work
+ * function checks sem_async_status(), must release a unit with up(), and may
+ * resubmit @req to the same @wq: runs never overlap, an ordered @wq keeps
+ * grant order.  A request keeps its @wq once granted, until
+ * sem_async_init().  Do not drain or destroy @wq while a request on it may
+ * be granted (sem_shutdown() first): queue_work() would warn and lose the
+ * work.  If the work cannot be queued (disabled, or queued by hand), the
+ * grant warns, passes its unit on and leaves @req idle with -ECANCELED.
  *
  * Context: Any context; does not sleep.
- * Return: 0 if the unit was taken and the work queued, -EINPROGRESS if
- * @req was queued, -ESHUTDOWN if @sem was shut down, -ECANCELED if
- * sem_async_cancel_sync() runs for @req or the work could not be queued
- * (nothing taken, nothing queued); -EBUSY (with a warning, nothing taken)
- * if @req is queued or its work is pending; -EXDEV (with a warning) if
- * @req was granted on another workqueue and not initialised since;
- * -EINVAL (with a warning) if @req was not initialised with
- * sem_async_init() or @wq is %NULL.
+ * Return: 0 if the unit was taken and the work queued; -EINPROGRESS if
+ * @req was queued; -ESHUTDOWN if @sem was shut down; -ECANCELED (nothing
+ * taken or queued) if sem_async_cancel_sync() runs for @req or the work
+ * could not be queued.  With a warning, nothing taken: -EBUSY if @req is
+ * queued or its work pending, -EXDEV if it was granted on another @wq and
+ * not initialised since, -EINVAL if not initialised or @wq is %NULL.
  */
 int down_async(struct semaphore *sem, struct sem_async *req,
 	       struct workqueue_struct *wq)
@@ -1479,22 +1277,17 @@ EXPORT_SYMBOL_GPL(down_async);
  * @req: the request
  *
  * Settles, under the semaphore's lock, whether @req is removed or was
- * already granted.  A grant queues the work in the same step, so after
- * -EALREADY the work is pending, running or done, and the owner deals
- * with it as with any work item: flush_work(&req->work) waits for the
- * function; if cancel_work_sync(&req->work) returns true the function
- * will not run for that grant and the owner holds what it gave: a unit,
- * to give back with up(), if sem_async_status() is 0; the request stays
- * granted for later cancel calls until it is submitted or initialised
- * again.  If the function may submit @req again, use
- * sem_async_cancel_sync() instead.
+ * already granted.  After -EALREADY, flush_work(&req->work) waits for the
+ * function; if cancel_work_sync(&req->work) returns true, it will not run
+ * for that grant and the owner holds its unit if sem_async_status() is 0,
+ * to give back with up() (@req stays granted until submitted or initialised
+ * again).  If the function may resubmit @req, use sem_async_cancel_sync().
  *
  * Context: Any context; does not sleep.
  * Return: 0 if @req was removed: its function will not run for it and no
  * unit is held; -EALREADY if it was granted (or failed by sem_shutdown()):
- * its work is queued, running or done; -ENOENT (with a warning) if @req
- * is idle; -EINVAL (with a warning) if it is queued on another semaphore
- * or was not initialised.
+ * its work is queued, running or done.  With a warning: -ENOENT if @req is
+ * idle, -EINVAL if it is queued on another semaphore or not initialised.
  */
 int sem_async_cancel(struct semaphore *sem, struct sem_async *req)
 {
@@ -1502,12 +1295,7 @@ int sem_async_cancel(struct semaphore *sem, struct sem_async *req)
 }
 EXPORT_SYMBOL_GPL(sem_async_cancel);
 
-/*
- * cancel_work_sync() took back the pending work of @req's grant: the
- * function will not run for it.  Give its unit back to @sem.  A grant of
- * another semaphore (the function submitted @req there) is not ours to
- * give back: queue the work again and let it run.
- */
+/* cancel_work_sync() took back the work of @req's grant: give its unit back. */
 static int sem_async_take_back(struct semaphore *sem, struct sem_async *req)
 {
 	unsigned long flags;
@@ -1534,21 +1322,16 @@ static int sem_async_take_back(struct semaphore *sem, struct sem_async *req)
  * @sem: the semaphore @req was last submitted to
  * @req: the request
  *
- * Removes @req from the wait queue, or takes its pending work back with
- * cancel_work_sync() and gives the unit of its grant back, or waits for
- * its running function, as cancel_work_sync() does (lockdep sees the
- * wait).  While it runs, down_async() refuses @req with -ECANCELED; a
- * submission that the running function made before it saw the refusal
- * is cancelled too.  On return @req is idle: not queued, its work neither
- * pending nor running, no unit held for it; the owner may free it.
+ * Dequeues @req, or takes its pending work back and gives its unit back,
+ * or waits for its running function, as cancel_work_sync().  Meanwhile
+ * down_async() refuses @req (-ECANCELED) and an earlier resubmission is
+ * cancelled too.  On return @req is idle and holds no unit: it may be freed.
  *
- * Context: Process context; sleeps.  Must not be called from @req's work
- * function, nor with a lock held that the work function takes, nor twice
- * at once for one request (a warning).
- * Return: 0 if the function will not run for the last submission (it was
- * removed, or its pending work was taken back); -EALREADY if it ran;
- * -ENOENT if @req was idle; -EINVAL (with a warning) if @req is queued on
- * another semaphore or was not initialised: nothing is done there.
+ * Context: Process context; sleeps.  Not from @req's work function, nor
+ * with a lock held that it takes, nor twice at once for @req (a warning).
+ * Return: 0 if the function will not run for the last submission (removed,
+ * or its work taken back); -EALREADY if it ran; -ENOENT if @req was idle;
+ * -EINVAL (a warning, nothing done) if queued elsewhere or not initialised.
  */
 int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
 {

@@ -352,6 +352,154 @@ static void bench_single_waiters(struct kunit *test)
 	}
 	kvfree(e);
 }
+/*
+ * The uncontended down_async() against what a driver writes without it,
+ * down() + queue_work(), for the same work function, which calls up();
+ * flush_work() waits for it each time.
+ */
+struct bench_pair {
+	struct sem_async	req;
+	struct work_struct	work;
+	struct semaphore	*sem;
+};
+
+static void bench_pair_async_fn(struct work_struct *work)
+{
+	struct bench_pair *b = container_of(to_sem_async(work),
+					    struct bench_pair, req);
+
+	up(b->sem);
+}
+
+static void bench_pair_plain_fn(struct work_struct *work)
+{
+	up(container_of(work, struct bench_pair, work)->sem);
+}
+
+static void bench_single_async_pair(struct kunit *test)
+{
+	struct bench_pair *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct workqueue_struct *wq;
+	struct semaphore sem;
+	u64 t0, t_async, t_plain;
+	int i, fails = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	wq = alloc_workqueue("sem_bench_pair", 0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	sema_init(&sem, 1);
+	b->sem = &sem;
+	sem_async_init(&b->req, bench_pair_async_fn);
+	INIT_WORK(&b->work, bench_pair_plain_fn);
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < BENCH_ROUNDS * 10; i++) {
+		fails += down_async(&sem, &b->req, wq) != 0;
+		flush_work(&b->req.work);
+	}
+	t_async = ktime_get_ns() - t0;
+	t0 = ktime_get_ns();
+	for (i = 0; i < BENCH_ROUNDS * 10; i++) {
+		down(&sem);
+		queue_work(wq, &b->work);
+		flush_work(&b->work);
+	}
+	t_plain = ktime_get_ns() - t0;
+	destroy_workqueue(wq);
+	KUNIT_ASSERT_EQ(test, fails, 0);
+	KUNIT_ASSERT_EQ(test, sem_count(&sem), 1);
+	bench_print("async_flush_pair_ns", t_async, BENCH_ROUNDS * 10);
+	bench_print("down_queue_flush_pair_ns", t_plain, BENCH_ROUNDS * 10);
+	bench_print("async_over_down_queue_x1000", t_async * 1000, t_plain);
+}
+
+/*
+ * sem_async_cancel_sync() of a queued request, alone and with 1,000
+ * granted requests of other semaphores pending behind a blocked ordered
+ * workqueue: nothing it does depends on them.
+ */
+struct bench_other {
+	struct semaphore	sem;
+	struct sem_async	req;
+};
+
+static DECLARE_COMPLETION(bench_unblock);
+
+static void bench_block_fn(struct work_struct *work)
+{
+	wait_for_completion(&bench_unblock);
+}
+
+static void bench_other_fn(struct work_struct *work)
+{
+	struct bench_other *o = container_of(to_sem_async(work),
+					     struct bench_other, req);
+
+	if (!sem_async_status(&o->req))
+		up(&o->sem);
+}
+
+static u64 bench_cancel_sync_once(struct kunit *test, struct semaphore *sem,
+				  struct sem_async *req,
+				  struct workqueue_struct *wq)
+{
+	u64 *lat = kunit_kcalloc(test, BENCH_ROUNDS, sizeof(u64), GFP_KERNEL);
+	int i, fails = 0;
+	u64 t0;
+
+	KUNIT_ASSERT_NOT_NULL(test, lat);
+	for (i = 0; i < BENCH_ROUNDS; i++) {
+		fails += down_async(sem, req, wq) != -EINPROGRESS;
+		t0 = ktime_get_ns();
+		fails += sem_async_cancel_sync(sem, req) != 0;
+		lat[i] = ktime_get_ns() - t0;
+	}
+	KUNIT_EXPECT_EQ(test, fails, 0);
+	return bench_median(lat, BENCH_ROUNDS);
+}
+
+static void bench_single_cancel_sync(struct kunit *test)
+{
+	struct bench_other *o = kunit_kcalloc(test, 1000, sizeof(*o),
+					      GFP_KERNEL);
+	struct sem_async *req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	struct workqueue_struct *wq, *blocked;
+	struct work_struct block;
+	struct semaphore sem;
+	u64 alone, busy;
+	int i, fails = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	wq = alloc_workqueue("sem_bench_cancel", 0, 0);
+	blocked = alloc_ordered_workqueue("sem_bench_blocked", 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	KUNIT_ASSERT_NOT_NULL(test, blocked);
+	sema_init(&sem, 0);
+	sem_async_init(req, bench_other_fn);
+
+	alone = bench_cancel_sync_once(test, &sem, req, wq);
+
+	reinit_completion(&bench_unblock);
+	INIT_WORK_ONSTACK(&block, bench_block_fn);
+	queue_work(blocked, &block);
+	for (i = 0; i < 1000; i++) {
+		sema_init(&o[i].sem, 1);
+		sem_async_init(&o[i].req, bench_other_fn);
+		fails += down_async(&o[i].sem, &o[i].req, blocked) != 0;
+	}
+	busy = bench_cancel_sync_once(test, &sem, req, wq);
+	complete(&bench_unblock);
+	destroy_workqueue(blocked);
+	destroy_work_on_stack(&block);
+	destroy_workqueue(wq);
+	for (i = 0; i < 1000; i++)
+		fails += sem_count(&o[i].sem) != 1;
+	KUNIT_ASSERT_EQ(test, fails, 0);
+	bench_print("cancel_sync_queued_ns", alone, 1);
+	bench_print("cancel_sync_queued_1000_pending_ns", busy, 1);
+	bench_print("cancel_sync_busy_over_alone_x1000", busy * 1000, alone);
+}
 #endif /* SEM_BENCH_ASYNC */
 
 static struct kunit_case bench_cases[] = {
@@ -359,6 +507,8 @@ static struct kunit_case bench_cases[] = {
 #ifdef SEM_BENCH_ASYNC
 	KUNIT_CASE(bench_single_waiters),
 	KUNIT_CASE(bench_latency_async),
+	KUNIT_CASE(bench_single_async_pair),
+	KUNIT_CASE(bench_single_cancel_sync),
 #endif
 	KUNIT_CASE(bench_latency_wakeup),
 	KUNIT_CASE(bench_contended),
