@@ -1324,8 +1324,8 @@ static int sem_async_take_back(struct semaphore *sem, struct sem_async *req)
  *
  * Dequeues @req, or takes its pending work back and gives its unit back,
  * or waits for its running function, as cancel_work_sync().  Meanwhile
- * down_async() refuses @req (-ECANCELED) and an earlier resubmission is
- * cancelled too.  On return @req is idle and holds no unit: it may be freed.
+ * down_async() refuses @req (-ECANCELED).  On return @req is idle and holds
+ * no unit: it may be freed.
  *
  * Context: Process context; sleeps.  Not from @req's work function, nor
  * with a lock held that it takes, nor twice at once for @req (a warning).
@@ -1335,34 +1335,26 @@ static int sem_async_take_back(struct semaphore *sem, struct sem_async *req)
  */
 int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
 {
-	int ret = -ENOENT, r;
+	int ret;
 
 	might_sleep();
-	/* Fully ordered: seen by a down_async() that locks @sem after us. */
+	/*
+	 * Fully ordered: a down_async() of @req that locks @sem after the
+	 * look below refuses it; one before it is what the look finds.
+	 */
 	WARN_ONCE(atomic_inc_return(&req->cancelling) > 1,
 		  "semaphore %p: concurrent %s() of request %p\n",
 		  sem, __func__, req);
-	for (;;) {
-		r = __sem_cancel(sem, &req->waiter, true);
-		if (r == -EINVAL) {
-			ret = r;
-			break;
-		}
-		if (r != -ENOENT)
-			ret = r;
-		if (cancel_work_sync(&req->work)) {
-			ret = sem_async_take_back(sem, req);
-			if (ret)
-				break;
-		}
-		/*
-		 * The function is not running.  It may have submitted @req
-		 * before it saw ->cancelling: cancel that too.
-		 */
-		if (READ_ONCE(req->waiter.state) != SEM_WAITER_QUEUED &&
-		    !work_pending(&req->work))
-			break;
-	}
+	ret = __sem_cancel(sem, &req->waiter, true);
+	if (ret != -EINVAL && cancel_work_sync(&req->work))
+		ret = sem_async_take_back(sem, req);
+	/* The function moved @req to another semaphore before it saw us. */
+	if (ret != -EINVAL &&
+	    WARN_ONCE(READ_ONCE(req->waiter.state) == SEM_WAITER_QUEUED ||
+		      work_pending(&req->work),
+		      "semaphore %p: request %p was submitted to another semaphore\n",
+		      sem, req))
+		ret = -EINVAL;
 	atomic_dec(&req->cancelling);
 	return ret;
 }

@@ -918,8 +918,11 @@ static void sem_life_test_cancel_sync_running(struct kunit *test)
 /*
  * While sem_async_cancel_sync() runs for a request, down_async() refuses
  * it: the function, blocked until the call waits for it, then resubmits
- * and gets -ECANCELED, no unit taken.  The call returns -EALREADY once
- * the function has returned, and the request is idle.
+ * and gets -ECANCELED, no unit taken, whether a unit is free (2 units: the
+ * work item is disabled meanwhile, so the grant could not queue it anyway)
+ * or not (1 unit: the request would be queued, and the call would find it
+ * queued after its look).  The call returns -EALREADY once the function
+ * has returned, and the request is idle.
  */
 static void sem_life_test_cancel_sync_refuses_resubmit(struct kunit *test)
 {
@@ -927,31 +930,35 @@ static void sem_life_test_cancel_sync_refuses_resubmit(struct kunit *test)
 	struct sem_life_call *c;
 	struct sem_life_req *r;
 	struct semaphore *sem;
+	unsigned int units;
 	int ret;
 
-	sem = sem_life_sem_alloc(test, 2);
-	r = sem_life_req_alloc(test, NULL, sem, wq);
-	r->block = true;
-	r->resubmit = 1;
-	r->resubmit_ret = 1;
-	KUNIT_EXPECT_EQ(test, down_async(sem, &r->req, wq), 0);
-	KUNIT_ASSERT_TRUE(test, sem_life_wait(&r->started));
+	for (units = 2; units >= 1; units--) {
+		sem = sem_life_sem_alloc(test, units);
+		r = sem_life_req_alloc(test, NULL, sem, wq);
+		r->block = true;
+		r->resubmit = 1;
+		r->resubmit_ret = 1;
+		KUNIT_EXPECT_EQ(test, down_async(sem, &r->req, wq), 0);
+		KUNIT_ASSERT_TRUE(test, sem_life_wait(&r->started));
 
-	c = sem_life_call_start(test, SEM_LIFE_CANCEL_SYNC, sem, r, 0);
-	KUNIT_EXPECT_TRUE_MSG(test, sem_life_call_sleeps(c),
-			      "sem_async_cancel_sync() did not wait for the function");
-	msleep(20);
-	complete_all(&r->proceed);
-	ret = sem_life_call_end(test, c);
-	KUNIT_EXPECT_EQ(test, ret, -EALREADY);
-	KUNIT_EXPECT_EQ(test, r->resubmit_ret, -ECANCELED);
-	/* The running function held one unit, the refusal took none. */
-	KUNIT_EXPECT_EQ(test, r->count_after_resubmit, 1U);
-	KUNIT_EXPECT_TRUE(test, completion_done(&r->ran));
-	KUNIT_EXPECT_FALSE(test, sem_has_waiters(sem));
-	KUNIT_EXPECT_EQ(test, sem_count(sem), 2U);
-	flush_workqueue(wq);
-	sem_life_expect_runs(test, r, 1, 0);
+		c = sem_life_call_start(test, SEM_LIFE_CANCEL_SYNC, sem, r, 0);
+		KUNIT_EXPECT_TRUE_MSG(test, sem_life_call_sleeps(c),
+				      "sem_async_cancel_sync() did not wait for the function");
+		msleep(20);
+		complete_all(&r->proceed);
+		ret = sem_life_call_end(test, c);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EALREADY, "%u units", units);
+		KUNIT_EXPECT_EQ_MSG(test, r->resubmit_ret, -ECANCELED,
+				    "%u units", units);
+		/* The running function held one unit, the refusal took none. */
+		KUNIT_EXPECT_EQ(test, r->count_after_resubmit, units - 1);
+		KUNIT_EXPECT_TRUE(test, completion_done(&r->ran));
+		KUNIT_EXPECT_FALSE(test, sem_has_waiters(sem));
+		KUNIT_EXPECT_EQ(test, sem_count(sem), units);
+		flush_workqueue(wq);
+		sem_life_expect_runs(test, r, 1, 0);
+	}
 }
 
 /*
