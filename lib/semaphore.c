@@ -834,7 +834,7 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 		 * work item sets PENDING for a moment.
 		 */
 		ret = -EBUSY;
-	} else if (wq && state == SEM_WAITER_DONE &&
+	} else if (wq && container_of(waiter, struct sem_async, waiter)->wq &&
 		   container_of(waiter, struct sem_async, waiter)->wq != wq) {
 		/* Its function may still run there: runs would overlap. */
 		ret = -EXDEV;
@@ -1136,15 +1136,15 @@ EXPORT_SYMBOL_GPL(sem_shutdown);
 static void sem_async_workfn(struct work_struct *work)
 {
 	struct sem_async *req = to_sem_async(work);
-	struct semaphore *sem = READ_ONCE(req->waiter.sem);
-	unsigned long flags;
+	struct semaphore *sem;
 
-	/* Its grant still holds the lock: the function must find @req DONE. */
-	if (unlikely(smp_load_acquire(&req->waiter.state) ==
-		     SEM_WAITER_GRANTING)) {
-		raw_spin_lock_irqsave(&sem->lock, flags);
-		raw_spin_unlock_irqrestore(&sem->lock, flags);
-	}
+	/*
+	 * Its grant, on another CPU with interrupts off, has yet to mark @req
+	 * DONE: the function must find it so.
+	 */
+	while (smp_load_acquire(&req->waiter.state) == SEM_WAITER_GRANTING)
+		cpu_relax();
+	sem = READ_ONCE(req->waiter.sem);
 	trace_sem_async_work_start(sem, req, sem_async_status(req));
 	req->func(work);
 	/* @req may have been freed by now. */
@@ -1242,7 +1242,7 @@ EXPORT_SYMBOL_GPL(sem_async_destroy_onstack);
  * the work under the lock, and the work is then the workqueue's.  The work
  * function checks sem_async_status(), must release a unit with up(), and may
  * resubmit @req to the same @wq: runs never overlap, an ordered @wq keeps
- * grant order.  A request keeps its @wq once granted, until
+ * grant order.  A request keeps the @wq of its first submission until
  * sem_async_init().  Do not drain or destroy @wq while a request on it may
  * be granted (sem_shutdown() first): queue_work() would warn and lose the
  * work.  If the work cannot be queued (disabled, or queued by hand), the
@@ -1253,8 +1253,8 @@ EXPORT_SYMBOL_GPL(sem_async_destroy_onstack);
  * @req was queued; -ESHUTDOWN if @sem was shut down; -ECANCELED (nothing
  * taken or queued) if sem_async_cancel_sync() runs for @req or the work
  * could not be queued.  With a warning, nothing taken: -EBUSY if @req is
- * queued or its work pending, -EXDEV if it was granted on another @wq and
- * not initialised since, -EINVAL if not initialised or @wq is %NULL.
+ * queued or its work pending, -EXDEV if it was submitted to another @wq
+ * and not initialised since, -EINVAL if not initialised or @wq is %NULL.
  */
 int down_async(struct semaphore *sem, struct sem_async *req,
 	       struct workqueue_struct *wq)
@@ -1350,8 +1350,9 @@ int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
 		ret = sem_async_take_back(sem, req);
 	/* The function moved @req to another semaphore before it saw us. */
 	if (ret != -EINVAL &&
-	    WARN_ONCE(READ_ONCE(req->waiter.state) == SEM_WAITER_QUEUED ||
-		      work_pending(&req->work),
+	    WARN_ONCE(work_pending(&req->work) ||
+		      (READ_ONCE(req->waiter.state) != SEM_WAITER_IDLE &&
+		       READ_ONCE(req->waiter.sem) != sem),
 		      "semaphore %p: request %p was submitted to another semaphore\n",
 		      sem, req))
 		ret = -EINVAL;

@@ -792,8 +792,9 @@ static void sem_life_test_waiter_init_busy(struct kunit *test)
  * down_async() on a request that is queued, or whose work is pending:
  * -EBUSY with a warning, no unit taken, neither on its semaphore nor on
  * another one with a free unit; the request then runs once, normally.
- * On a workqueue other than the one it was granted on: -EXDEV with a
- * warning, no unit taken, until sem_async_init().
+ * On a workqueue other than the one it was submitted to (granted, or
+ * queued and removed): -EXDEV with a warning, no unit taken, until
+ * sem_async_init().
  */
 static void sem_life_test_down_async_busy(struct kunit *test)
 {
@@ -839,6 +840,19 @@ static void sem_life_test_down_async_busy(struct kunit *test)
 	flush_workqueue(wq);
 	sem_life_expect_runs(test, r, 3, 0);
 	KUNIT_EXPECT_EQ(test, sem_count(&b), 1U);
+
+	/*
+	 * Queued on its workqueue and removed, never granted: idle, but still
+	 * bound to that workqueue (its function may still run there).
+	 */
+	sema_init(&a, SEM_TEST_NO_UNITS);
+	r->sem = &a;
+	KUNIT_EXPECT_EQ(test, down_async(&a, &r->req, wq), -EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, sem_async_cancel(&a, &r->req), 0);
+	KUNIT_EXPECT_EQ(test, down_async(&b, &r->req, sem_life_ordered(test)),
+			-EXDEV);
+	KUNIT_EXPECT_EQ(test, sem_count(&b), 1U);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(&a));
 }
 
 /*
