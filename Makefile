@@ -88,7 +88,8 @@ all: reset-results deps
 	$(T)/summary.sh
 
 test: reset-results deps
-	@$(RECORD_TREE); \
+	@start=$$(date +%s); \
+	$(RECORD_TREE); \
 	$(T)/kunit.sh x86_64 pristine; \
 	$(T)/kunit.sh x86_64 patched; \
 	$(T)/hung-holder.sh x86_64; \
@@ -103,6 +104,7 @@ test: reset-results deps
 	$(T)/objcheck.sh; \
 	$(T)/sparse.sh; \
 	$(T)/mutate.sh --check; \
+	echo "make test: $$(( $$(date +%s) - start )) s in all"; \
 	$(T)/summary.sh
 
 tree: deps

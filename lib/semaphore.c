@@ -1138,10 +1138,7 @@ static void sem_async_workfn(struct work_struct *work)
 	struct sem_async *req = to_sem_async(work);
 	struct semaphore *sem;
 
-	/*
-	 * Its grant, on another CPU with interrupts off, has yet to mark @req
-	 * DONE: the function must find it so.
-	 */
+	/* Its grant (another CPU, interrupts off) has yet to mark it DONE. */
 	while (smp_load_acquire(&req->waiter.state) == SEM_WAITER_GRANTING)
 		cpu_relax();
 	sem = READ_ONCE(req->waiter.sem);

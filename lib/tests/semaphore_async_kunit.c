@@ -947,6 +947,13 @@ static void sem_async_test_accessors(struct kunit *test)
 	/* The shut-down mark is not a unit. */
 	sem_shutdown(&sem);
 	KUNIT_EXPECT_EQ(test, sem_count(&sem), 2U);
+
+	/*
+	 * A request: a wait entry, a work item and three words, 112 bytes on
+	 * 64-bit without lock debugging (the work item is then 32 bytes).
+	 */
+	if (BITS_PER_LONG == 64 && sizeof(struct work_struct) == 32)
+		KUNIT_EXPECT_EQ(test, sizeof(struct sem_async), 112);
 }
 
 /*
