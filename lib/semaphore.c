@@ -806,7 +806,7 @@ static bool sem_waiter_valid(const struct sem_waiter *waiter,
 	       waiter->grant && !waiter->task;
 }
 
-/* Take a unit for @waiter or queue it; returns with preemption disabled. */
+/* Take a unit for @waiter (and queue the work of a request) or queue it. */
 static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 			   struct workqueue_struct *wq)
 {
@@ -870,7 +870,6 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 			ret = -EINPROGRESS;
 		}
 	}
-	preempt_disable();
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
 
 	WARN_ONCE(ret == -EINVAL,
@@ -906,16 +905,11 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
  */
 int down_entry(struct semaphore *sem, struct sem_waiter *waiter)
 {
-	int ret;
-
 	if (WARN_ONCE(waiter->grant == sem_async_grant,
 		      "semaphore %p: %s() of request %p: use down_async()\n",
 		      sem, __func__, waiter))
 		return -EINVAL;
-	ret = sem_queue_entry(sem, waiter, NULL);
-
-	preempt_enable();
-	return ret;
+	return sem_queue_entry(sem, waiter, NULL);
 }
 EXPORT_SYMBOL_GPL(down_entry);
 
@@ -1256,15 +1250,10 @@ EXPORT_SYMBOL_GPL(sem_async_destroy_onstack);
 int down_async(struct semaphore *sem, struct sem_async *req,
 	       struct workqueue_struct *wq)
 {
-	int ret;
-
 	if (WARN_ONCE(req->waiter.grant != sem_async_grant || !wq,
 		      "semaphore %p: bad %s() request %p\n", sem, __func__, req))
 		return -EINVAL;
-
-	ret = sem_queue_entry(sem, &req->waiter, wq);
-	preempt_enable();
-	return ret;
+	return sem_queue_entry(sem, &req->waiter, wq);
 }
 EXPORT_SYMBOL_GPL(down_async);
 
