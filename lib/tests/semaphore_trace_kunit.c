@@ -527,6 +527,26 @@ static void sem_trace_test_shutdown(struct kunit *test)
 }
 
 /*
+ * A request queued on @sem (no unit) behind a blocked workqueue, then
+ * failed by sem_shutdown(): its work is pending.  Return: the workqueue.
+ */
+static struct workqueue_struct *sem_trace_queue_shut(struct kunit *test,
+						     struct sem_trace_blocker *blk,
+						     struct sem_trace_req *r,
+						     struct semaphore *sem)
+{
+	struct sem_trace_log *log = test->priv;
+	struct workqueue_struct *wq = sem_trace_block(test, blk);
+
+	sema_init(sem, SEM_TEST_NO_UNITS);
+	log->sem = sem;
+	sem_trace_req_init(r, sem);
+	KUNIT_EXPECT_EQ(test, down_async(sem, &r->req, wq), -EINPROGRESS);
+	sem_shutdown(sem);
+	return wq;
+}
+
+/*
  * sem_shutdown() neither waits for nor runs the work of a request it
  * fails: with the workqueue busy it returns after the shutdown event,
  * the work pending.  The work runs on the workqueue once that is free
@@ -541,12 +561,7 @@ static void sem_trace_test_shutdown_queues_work(struct kunit *test)
 	struct sem_trace_req r;
 	struct semaphore sem;
 
-	wq = sem_trace_block(test, &blk);
-	sema_init(&sem, SEM_TEST_NO_UNITS);
-	log->sem = &sem;
-	sem_trace_req_init(&r, &sem);
-	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, wq), -EINPROGRESS);
-	sem_shutdown(&sem);
+	wq = sem_trace_queue_shut(test, &blk, &r, &sem);
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QX");
 	KUNIT_EXPECT_TRUE(test, work_pending(&r.req.work));
 	KUNIT_EXPECT_EQ(test, sem_async_status(&r.req), -ESHUTDOWN);
@@ -575,12 +590,7 @@ static void sem_trace_test_shutdown_cancel_sync(struct kunit *test)
 	struct sem_trace_req r;
 	struct semaphore sem;
 
-	wq = sem_trace_block(test, &blk);
-	sema_init(&sem, SEM_TEST_NO_UNITS);
-	log->sem = &sem;
-	sem_trace_req_init(&r, &sem);
-	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, wq), -EINPROGRESS);
-	sem_shutdown(&sem);
+	wq = sem_trace_queue_shut(test, &blk, &r, &sem);
 	KUNIT_EXPECT_EQ(test, sem_async_cancel_sync(&sem, &r.req), 0);
 	sem_trace_unblock(wq, &blk);
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QXCC");
