@@ -7,6 +7,9 @@
 #   expected.report  in report mode (if present; lines sorted, file names
 #                    without directory).
 # The inputs also hold code that the scripts must not touch or report.
+# Then the conversions of cocci-conversions/conversions.tsv: each commit
+# of the series that a semantic patch makes must be what it makes (needs
+# make tree; skipped without build/linux).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -44,4 +47,44 @@ for d in "$HERE"/cocci/*/; do
 	done
 	rm -rf "$tmp"
 done
+
+# convert SUBJECT SCRIPTS FILE: run SCRIPTS on FILE as it was before the
+# commit SUBJECT and compare with the commit's FILE.
+convert() {
+	local subject=$1 scripts=$2 f=$3 c script tmp name
+	name="cocci/conversion/$f"
+	c=$(git -C "$LINUX" log --format='%H%x09%s' fixed-base..series |
+		awk -F'\t' -v s="$subject" '$2 == s { print $1; exit }')
+	[ -n "$c" ] || { record FAIL "$name" "no commit \"$subject\""; return 1; }
+	tmp=$(mktemp -d)
+	git -C "$LINUX" show "$c^:$f" > "$tmp/${f##*/}"
+	for script in ${scripts//,/ }; do
+		case $script in
+		*.cocci) script="$HERE/cocci-conversions/$script" ;;
+		*) script="$REPO/scripts/coccinelle/locks/$script.cocci" ;;
+		esac
+		(cd "$tmp" && spatch --very-quiet -D patch --sp-file "$script" \
+			--all-includes -I "$LINUX/${f%/*}" --in-place "${f##*/}") \
+			>"$tmp/log" 2>&1
+	done
+	git -C "$LINUX" show "$c:$f" > "$tmp/expected"
+	if diff -u "$tmp/expected" "$tmp/${f##*/}" >"$tmp/diff"; then
+		record PASS "$name"
+	else
+		record FAIL "$name" "the semantic patches do not give commit \"$subject\""
+		sed 's/^/    /' "$tmp/diff" "$tmp/log"
+		rm -rf "$tmp"
+		return 1
+	fi
+	rm -rf "$tmp"
+}
+
+if git -C "$LINUX" rev-parse -q --verify series >/dev/null 2>&1; then
+	while IFS=$'\t' read -r subject scripts f; do
+		case $subject in '#'* | '') continue ;; esac
+		convert "$subject" "$scripts" "$f" || rc=1
+	done < "$HERE/cocci-conversions/conversions.tsv"
+else
+	record SKIP cocci/conversions "no build/linux: run make tree"
+fi
 exit $rc

@@ -39,6 +39,45 @@ need_pkgs() {
 		die "apt-get install ${missing[*]} failed"
 }
 
+# The two forward patch stacks, as quilt keeps them: DIR/series lists
+# the git format-patch files of DIR in order.  A line PRISTINE_MARK in
+# series/series follows the last commit of the pristine test tree.
+BASE_FIXES="$HERE/base-fixes"
+SERIES="$HERE/series"
+PRISTINE_MARK="# pristine-kunit"
+
+# stack_patches DIR [marks]: the patches DIR/series lists, one per line
+# (comments and blank lines skipped); with "marks", PRISTINE_MARK too.
+stack_patches() {
+	local line
+	[ -f "$1/series" ] || return 0
+	while IFS= read -r line; do
+		if [ "$line" = "$PRISTINE_MARK" ]; then
+			[ "${2:-}" = marks ] && echo "$line"
+			continue
+		fi
+		line=${line%%#*}
+		line=${line//[[:space:]]/}
+		[ -n "$line" ] && echo "$line"
+	done < "$1/series"
+	return 0
+}
+
+# series_mirror TREE [REV]: the files that the repository holds in their
+# final form: every file the series (fixed-base..REV, default series)
+# adds, and every file it changes that the repository has.
+series_mirror() {
+	local st f
+	git -C "$1" diff --name-status --no-renames fixed-base "${2:-series}" |
+	while read -r st f; do
+		case $st in
+		A) echo "$f" ;;
+		M) [ -f "$REPO/$f" ] && echo "$f" ;;
+		esac
+	done
+	return 0
+}
+
 # worktree_at DIR REV: DIR as a clean worktree of build/linux at REV: made
 # if missing (or if it belongs to another repository), else checked out
 # and cleaned.  Build directories are elsewhere (O=), so this keeps builds

@@ -2,36 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Turn a pristine kernel tree into the patched one, as a git repository:
-# the pristine base as one commit, then the base-tree fixes, then the
-# semaphore series, one commit per directory of
-# tools/testing/semaphore/{base-fixes,series}/.
+# the pristine base as one commit (tag "base"), the base-tree fixes (tag
+# "fixed-base"), then the semaphore series, branch "series".
 #
-# A commit directory holds:
-#   message     the commit message (subject, body, Signed-off-by)
-#   remove      paths to delete, one per line (optional)
-#   copy        repository paths to copy into the tree, one per line
-#   *.patch     diffs, applied in name order with git apply: for
-#               Makefiles, Kconfig, MAINTAINERS and doc indexes, and for
-#               a later change to a file that an earlier commit copies
-#               (the repository holds each file in its final form, so a
-#               copy made by an earlier commit gets the later diffs that
-#               touch it applied in reverse)
-#   spatch      semantic patches to apply, one per line: a .cocci file
-#               (in the commit directory, or a repository path) followed
-#               by the tree files to apply it to; every file must change
-# Commits of base-fixes/ repair the base tree itself (a port that does
-# not build); they come before the series and end at tag "fixed-base".
+# Both are forward patch stacks as quilt keeps them: a directory of
+# git format-patch files and a file "series" that lists them in order
+# (base-fixes/series, series/series); git am applies them.  A line
+# "# pristine-kunit" in series/series follows the last commit of the
+# pristine test tree (base, base-tree fixes and the classic KUnit suite).
+# The repository also holds the series' files in their final form (see
+# series_mirror in lib.sh); after applying, they must equal the tree's.
 #
-#   pristine    marks commits that also make up the pristine test tree
-#               (base, base-tree fixes and the classic KUnit suite); they
-#               come first, and every base-fixes commit counts as one
+# To change a commit: edit build/linux with git (rebase -i, commit
+# --fixup and autosquash), then run writeback.sh (make writeback), which
+# writes the stacks and the final files back.
 #
 # Usage: mktree.sh TREE_DIR
 # Environment: KERNEL_SRC (a kernel source directory; default: Debian's
-# /usr/src/linux-source-6.12.tar.xz), FORCE=1 to rebuild from scratch.
+# /usr/src/linux-source-6.12.tar.xz), BASE_FROM (a tree made by this
+# script whose base to reuse), FORCE=1 to rebuild from scratch.
 #
-# The result is deterministic: the same inputs give the same commit ids.
-# A stamp of the inputs makes a second run with nothing changed a no-op.
+# The result is deterministic: the same inputs give the same commit ids
+# (the committer and its dates are fixed; the author comes from each
+# patch).  A stamp of the inputs makes a second run with nothing
+# changed a no-op.
 
 set -euo pipefail
 
@@ -40,11 +34,13 @@ HERE="$REPO/tools/testing/semaphore"
 TREE=${1:?usage: mktree.sh TREE_DIR}
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 KERNEL_SRC=${KERNEL_SRC:-}
+BASE_FROM=${BASE_FROM:-}
+. "$HERE/lib.sh"
 
-AUTHOR="Semaphore Series Developers <semaphore-dev@example.org>"
-export GIT_AUTHOR_NAME="${AUTHOR% <*}" GIT_COMMITTER_NAME="${AUTHOR% <*}"
-export GIT_AUTHOR_EMAIL=semaphore-dev@example.org
-export GIT_COMMITTER_EMAIL=semaphore-dev@example.org
+# The base commit's author, and the committer of every commit.
+IDENT_NAME="Semaphore Series Developers"
+IDENT_EMAIL=semaphore-dev@example.org
+export GIT_COMMITTER_NAME="$IDENT_NAME" GIT_COMMITTER_EMAIL=$IDENT_EMAIL
 # Fixed dates, one second apart, so that commit ids are reproducible.
 EPOCH=1767225600
 
@@ -52,12 +48,6 @@ die() { echo "mktree: error: $*" >&2; exit 1; }
 say() { echo "mktree: $*"; }
 
 git_tree() { git -C "$TREE" -c core.autocrlf=false "$@"; }
-
-commit_at() {
-	local n=$1; shift
-	GIT_AUTHOR_DATE="@$((EPOCH + n)) +0000" \
-	GIT_COMMITTER_DATE="@$((EPOCH + n)) +0000" git_tree commit -q "$@"
-}
 
 # Identify the base, to know when it changed.
 if [ -n "$KERNEL_SRC" ]; then
@@ -68,35 +58,30 @@ if [ -n "$KERNEL_SRC" ]; then
 	else
 		base_id="dir:$KERNEL_SRC:$(stat -c %Y "$KERNEL_SRC/Makefile")"
 	fi
+elif [ -n "$BASE_FROM" ]; then
+	[ -f "$BASE_FROM/.git/semaphore-base.stamp" ] ||
+		die "BASE_FROM=$BASE_FROM is not a tree made by mktree.sh"
+	base_id=$(cat "$BASE_FROM/.git/semaphore-base.stamp")
 else
 	[ -f "$TARBALL" ] || die "$TARBALL not found: install linux-source-6.12 (make deps) or set KERNEL_SRC"
 	base_id="tar:$TARBALL:$(stat -c %s:%Y "$TARBALL")"
 fi
 
-# Every input of the series: its directories and the files they copy.
+# Every input: the two stacks and the final files.
 inputs_hash() {
 	{
 		echo "$base_id"
-		cat "$HERE/mktree.sh"
-		for d in "$HERE"/base-fixes/*/ "$HERE"/series/*/; do
-			[ -d "$d" ] || continue
+		cat "$HERE/mktree.sh" "$HERE/lib.sh"
+		for d in "$BASE_FIXES" "$SERIES"; do
 			echo "== $d"
-			(cd "$d" && for f in *; do echo "-- $f"; cat "$f"; done)
-			if [ -f "$d/copy" ]; then
-				while read -r f; do
-					[ -n "$f" ] || continue
-					echo "-- copy $f"
-					cat "$REPO/$f" 2>/dev/null || echo "MISSING $f"
-				done < "$d/copy"
-			fi
+			cat "$d/series"
+			stack_patches "$d" | while read -r p; do cat "$d/$p"; done
 		done
-		for f in "$HERE"/base-fixes/*/spatch "$HERE"/series/*/spatch; do
-			[ -f "$f" ] || continue
-			while read -r script _; do
-				[ -n "$script" ] || continue
-				cat "$(dirname "$f")/$script" "$REPO/$script" 2>/dev/null
-			done < "$f"
-		done
+		# The final files (the project's own files aside).
+		git -C "$REPO" ls-files -z --cached --others --exclude-standard -- \
+			':!tools/testing/semaphore' ':!README.md' ':!Makefile' \
+			':!.ci' ':!.gitignore' 2>/dev/null |
+			sort -z | xargs -0 -r sha256sum 2>/dev/null
 		true
 	} | sha256sum | cut -d' ' -f1
 }
@@ -104,7 +89,9 @@ inputs_hash() {
 stamp=$(inputs_hash)
 stamp_file="$TREE/.git/semaphore-series.stamp"
 if [ -z "${FORCE:-}" ] && [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] &&
-   [ -z "$(git_tree status --porcelain 2>/dev/null)" ]; then
+   [ -z "$(git_tree status --porcelain 2>/dev/null)" ] &&
+   [ "$(git_tree rev-parse -q --verify HEAD 2>/dev/null)" = \
+     "$(git_tree rev-parse -q --verify series 2>/dev/null)" ]; then
 	say "tree $TREE is up to date ($(git_tree rev-list --count base..HEAD) commits on the base)"
 	exit 0
 fi
@@ -112,28 +99,40 @@ fi
 # The pristine base, as one commit tagged "base".  Reused if unchanged.
 base_stamp="$TREE/.git/semaphore-base.stamp"
 if [ -n "${FORCE:-}" ] || [ ! -f "$base_stamp" ] || [ "$(cat "$base_stamp")" != "$base_id" ]; then
-	say "preparing the pristine base in $TREE from ${KERNEL_SRC:-$TARBALL}"
 	rm -rf "$TREE"
 	mkdir -p "$TREE"
-	if [ -n "$KERNEL_SRC" ]; then
-		if git -C "$KERNEL_SRC" rev-parse HEAD >/dev/null 2>&1; then
-			git -C "$KERNEL_SRC" archive --format=tar HEAD | tar -x -C "$TREE"
-		else
-			tar -C "$KERNEL_SRC" --exclude=.git -cf - . | tar -x -C "$TREE"
-		fi
+	if [ -n "$BASE_FROM" ] && [ -z "$KERNEL_SRC" ]; then
+		say "reusing the base of $BASE_FROM"
+		git clone -q --shared --no-checkout "$BASE_FROM" "$TREE"
+		git_tree config core.autocrlf false
+		git_tree config gc.auto 0
+		git_tree checkout -q -f -B base-tree base
+		git_tree fetch -q --tags "$BASE_FROM" 2>/dev/null || true
+		echo "$base_id" > "$base_stamp"
 	else
-		tar -xf "$TARBALL" -C "$TREE" --strip-components=1
+		say "preparing the pristine base in $TREE from ${KERNEL_SRC:-$TARBALL}"
+		if [ -n "$KERNEL_SRC" ]; then
+			if git -C "$KERNEL_SRC" rev-parse HEAD >/dev/null 2>&1; then
+				git -C "$KERNEL_SRC" archive --format=tar HEAD | tar -x -C "$TREE"
+			else
+				tar -C "$KERNEL_SRC" --exclude=.git -cf - . | tar -x -C "$TREE"
+			fi
+		else
+			tar -xf "$TARBALL" -C "$TREE" --strip-components=1
+		fi
+		version=$(make -s -C "$TREE" kernelversion 2>/dev/null || echo unknown)
+		say "base is Linux $version; committing it (takes a minute)"
+		git_tree init -q -b base-tree
+		git_tree config core.autocrlf false
+		git_tree config gc.auto 0
+		git_tree add -A -f .
+		GIT_AUTHOR_NAME="$IDENT_NAME" GIT_AUTHOR_EMAIL=$IDENT_EMAIL \
+		GIT_AUTHOR_DATE="@$EPOCH +0000" GIT_COMMITTER_DATE="@$EPOCH +0000" \
+			git_tree commit -q -m "Linux $version (pristine base)" \
+			-m "Unpacked from ${KERNEL_SRC:-$TARBALL}."
+		git_tree tag -f base >/dev/null
+		echo "$base_id" > "$base_stamp"
 	fi
-	version=$(make -s -C "$TREE" kernelversion 2>/dev/null || echo unknown)
-	say "base is Linux $version; committing it (takes a minute)"
-	git_tree init -q -b base-tree
-	git_tree config core.autocrlf false
-	git_tree config gc.auto 0
-	git_tree add -A -f .
-	commit_at 0 -m "Linux $version (pristine base)" \
-		-m "Unpacked from ${KERNEL_SRC:-$TARBALL}."
-	git_tree tag -f base >/dev/null
-	echo "$base_id" > "$base_stamp"
 fi
 
 # Re-applying rewrites every file the series touches.  Remember their
@@ -149,6 +148,8 @@ if [ -n "$old_head" ]; then
 fi
 
 say "applying the series on the base"
+git_tree am --abort >/dev/null 2>&1 || true
+git_tree rebase --abort >/dev/null 2>&1 || true
 git_tree checkout -q -f -B series base
 git_tree clean -q -f -d -x
 git_tree tag -d pristine-kunit >/dev/null 2>&1 || true
@@ -156,112 +157,34 @@ git_tree tag -d pristine-kunit >/dev/null 2>&1 || true
 # series itself starts (the base when there are no fixes).
 git_tree tag -f fixed-base >/dev/null
 
-all_dirs=()
-for d in "$HERE"/base-fixes/*/ "$HERE"/series/*/; do
-	[ -d "$d" ] && all_dirs+=("${d%/}")
-done
-
-# unpatch_later DIR FILE: FILE was just copied into the tree in its final
-# form by the commit of DIR; undo, newest first, what the diffs of later
-# commits change in it, so that each commit holds the file as it was then.
-unpatch_later() {
-	local d=$1 f=$2 i p
-	for ((i = ${#all_dirs[@]} - 1; i >= 0; i--)); do
-		[ "${all_dirs[i]}" = "$d" ] && break
-		for p in $(ls -r "${all_dirs[i]}"/*.patch 2>/dev/null); do
-			grep -qxF "+++ b/$f" "$p" || continue
-			if ! git_tree apply -R --include="$f" --whitespace=nowarn "$p" \
-					2>"$TREE/.git/apply.err"; then
-				cat "$TREE/.git/apply.err" >&2
-				die "$(basename "$d"): cannot take $(basename "${all_dirs[i]}")/$(basename "$p") back out of $f"
-			fi
-		done
-	done
-}
-
 n=0
-seen_non_pristine=
-apply_commit() {
-	local d=$1 name subject f p
-	name=$(basename "$d")
-	[ -f "$d/message" ] || die "$name: no message file"
-	subject=$(head -n1 "$d/message")
+# apply STACK PATCH: git am one patch, committed at a fixed date.
+apply() {
+	local d=$1 p=$2 subject
 	n=$((n + 1))
+	subject=$(awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^[ \t]/) s = s l
+		sub(/^Subject: (\[PATCH[^]]*\] )?/, "", s); print s; exit }' "$d/$p")
 	printf 'mktree: [%2d] %s\n' "$n" "$subject"
-
-	if [ -f "$d/remove" ]; then
-		while read -r f; do
-			[ -n "$f" ] || continue
-			[ -e "$TREE/$f" ] || die "$name: cannot remove $f: not in the tree"
-			git_tree rm -q -- "$f"
-		done < "$d/remove"
-	fi
-	if [ -f "$d/copy" ]; then
-		while read -r f; do
-			[ -n "$f" ] || continue
-			[ -f "$REPO/$f" ] || die "$name: $f is not in the repository"
-			mkdir -p "$(dirname "$TREE/$f")"
-			cp "$REPO/$f" "$TREE/$f"
-			unpatch_later "$d" "$f"
-			# Forced: Debian's tree ignores everything new.
-			git_tree add -f -- "$f"
-		done < "$d/copy"
-	fi
-	for p in "$d"/*.patch; do
-		[ -f "$p" ] || continue
-		if ! git_tree apply --index --whitespace=nowarn "$p" 2>"$TREE/.git/apply.err"; then
-			cat "$TREE/.git/apply.err" >&2
-			die "$name: $(basename "$p") does not apply to this tree"
-		fi
-	done
-	if [ -f "$d/spatch" ]; then
-		local script files
-		while read -r script files; do
-			[ -n "$script" ] || continue
-			if [ -f "$d/$script" ]; then
-				p="$d/$script"
-			elif [ -f "$REPO/$script" ]; then
-				p="$REPO/$script"
-			else
-				die "$name: semantic patch $script not found"
-			fi
-			local paths=()
-			for f in $files; do
-				[ -f "$TREE/$f" ] || die "$name: $f (for $script) is not in the tree"
-				paths+=("$f")
-			done
-			[ ${#paths[@]} -gt 0 ] || die "$name: no files for $script"
-			if ! (cd "$TREE" && spatch --very-quiet -D patch --sp-file "$p" \
-					--include-headers --in-place "${paths[@]}") \
-					>"$TREE/.git/spatch.log" 2>&1; then
-				cat "$TREE/.git/spatch.log" >&2
-				die "$name: spatch $script failed"
-			fi
-			for f in "${paths[@]}"; do
-				git_tree diff --quiet -- "$f" &&
-					die "$name: $script did not change $f"
-			done
-		done < "$d/spatch"
-	fi
-
-	git_tree add -u .
-	git_tree diff --cached --quiet && die "$name: the commit is empty"
-	commit_at "$n" -F "$d/message"
-
-	if [ -f "$d/pristine" ] || [[ $d == */base-fixes/* ]]; then
-		[ -z "$seen_non_pristine" ] || die "$name: pristine commits must come first"
-		git_tree tag -f pristine-kunit >/dev/null
-		if [[ $d == */base-fixes/* ]]; then
-			git_tree tag -f fixed-base >/dev/null
-		fi
-	else
-		seen_non_pristine=1
+	if ! GIT_COMMITTER_DATE="@$((EPOCH + n)) +0000" \
+	     git_tree am -q --whitespace=nowarn "$d/$p" >"$TREE/.git/am.log" 2>&1; then
+		cat "$TREE/.git/am.log" >&2
+		git_tree am --abort >/dev/null 2>&1 || true
+		die "$(basename "$d")/$p does not apply to this tree"
 	fi
 }
 
-for d in "${all_dirs[@]}"; do
-	apply_commit "$d"
-done
+while read -r p; do
+	apply "$BASE_FIXES" "$p"
+	git_tree tag -f fixed-base >/dev/null
+	git_tree tag -f pristine-kunit >/dev/null
+done < <(stack_patches "$BASE_FIXES")
+while read -r p; do
+	if [ "$p" = "$PRISTINE_MARK" ]; then
+		git_tree tag -f pristine-kunit >/dev/null
+		continue
+	fi
+	apply "$SERIES" "$p"
+done < <(stack_patches "$SERIES" marks)
 
 if [ -n "$old_head" ]; then
 	while IFS=$'\t' read -r t f; do
@@ -274,6 +197,17 @@ if [ -n "$old_head" ]; then
 fi
 
 git_tree rev-parse -q --verify pristine-kunit >/dev/null ||
-	die "no commit is marked pristine: the pristine test tree is undefined"
+	die "no \"$PRISTINE_MARK\" line in series/series: the pristine test tree is undefined"
+
+# The final files in the repository must be the series' own.
+stale=$(series_mirror "$TREE" | while read -r f; do
+	cmp -s "$REPO/$f" "$TREE/$f" || echo "$f"
+done)
+if [ -n "$stale" ]; then
+	echo "mktree: the repository's final files differ from what the series gives:" >&2
+	sed 's/^/  /' <<<"$stale" >&2
+	die "edit the commits in $TREE and run make writeback (see README.md)"
+fi
+git_tree rev-parse HEAD > "$TREE/.git/semaphore-built"
 echo "$stamp" > "$stamp_file"
 say "done: $(git_tree rev-list --count base..HEAD) commits on the base; pristine test tree is tag pristine-kunit"
