@@ -10,6 +10,9 @@
 #   make test       the CI tier: the pipeline, the classic suite on the
 #                   pristine and the patched tree, checkpatch per commit
 #   make tree       only prepare build/linux (and build/pristine)
+#   make writeback  after editing build/linux's commits with git (rebase
+#                   -i, --fixup): write them back into series/ and the
+#                   final files, then make tree again
 #   make kunit      ARCH=<arch> (default x86_64) TREE=patched|pristine
 #   make hung       ARCH=<arch>: the forced hang, a task in down() behind
 #                   a down_async() holder; the hung-task report must name
@@ -75,7 +78,7 @@ TEST_TORTURE_SECS ?= 30
 export RESULTS
 
 .PHONY: all test tree kunit hung arches bench checkpatch kerneldoc sparse \
-	bisect patches htmldocs mutation cocci objcheck internals torture \
+	bisect patches htmldocs writeback mutation cocci objcheck internals torture \
 	aio sh-toolchain deps clean reset-results workload
 
 # Prepare build/linux and build/pristine, recording the step as a result.
@@ -98,6 +101,7 @@ test: reset-results deps
 		$(T)/torture.sh $(TEST_TORTURE_ROWS);) \
 	AIO_DEBUG=lockdep $(T)/aio.sh x86_64; \
 	$(T)/checkpatch.sh; \
+	$(T)/roundtrip.sh; \
 	$(T)/kerneldoc.sh; \
 	$(T)/cocci-test.sh; \
 	$(T)/torture-classify-test.sh; \
@@ -109,6 +113,10 @@ test: reset-results deps
 
 tree: deps
 	@$(T)/mktree.sh $(BUILD)/linux && $(T)/pristine-tree.sh
+
+# Write build/linux's commits back (see mktree.sh), then rebuild it.
+writeback: deps
+	@$(T)/writeback.sh && $(T)/mktree.sh $(BUILD)/linux
 
 kunit: reset-results tree
 	@$(T)/kunit.sh $(ARCH) $(TREE); $(T)/summary.sh

@@ -107,7 +107,9 @@ if [ -n "${FORCE:-}" ] || [ ! -f "$base_stamp" ] || [ "$(cat "$base_stamp")" != 
 		git_tree config core.autocrlf false
 		git_tree config gc.auto 0
 		git_tree checkout -q -f -B base-tree base
-		git_tree fetch -q --tags "$BASE_FROM" 2>/dev/null || true
+		git_tree remote remove origin
+		git_tree for-each-ref --format='%(refname:short)' refs/heads |
+			grep -vx base-tree | xargs -r git -C "$TREE" branch -q -D
 		echo "$base_id" > "$base_stamp"
 	else
 		say "preparing the pristine base in $TREE from ${KERNEL_SRC:-$TARBALL}"
@@ -143,7 +145,9 @@ mtimes="$TREE/.git/semaphore-mtimes"
 : > "$mtimes"
 if [ -n "$old_head" ]; then
 	git_tree diff --name-only base "$old_head" | while read -r f; do
-		[ -f "$TREE/$f" ] && printf '%s\t%s\n' "$(stat -c %Y "$TREE/$f")" "$f"
+		if [ -f "$TREE/$f" ]; then
+			printf '%s\t%s\n' "$(stat -c %Y "$TREE/$f")" "$f"
+		fi
 	done > "$mtimes"
 fi
 

@@ -21,7 +21,7 @@ log=$tmp/log
 fail() { record FAIL "roundtrip/$1" "$2"; [ -s "$log" ] && sed 's/^/    /' "$log" | tail -20; exit 1; }
 
 mkdir -p "$copy"
-(cd "$REPO" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -x -C "$copy"
+(cd "$REPO" && git ls-files -z -co --exclude-standard | tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -x -C "$copy"
 (cd "$copy" && git init -q && git add -A && git -c user.name=rt -c user.email=rt@example.org commit -q -m copy) ||
 	fail copy "cannot copy the repository"
 st="$copy/tools/testing/semaphore"
@@ -55,7 +55,7 @@ git -C "$scratch" diff --quiet "$donor^" "$donor" -- "$file" && fail move "$from
 		git rebase -q -i "$donor~2" &&
 	git checkout "$donor" -- "$file" &&
 	git commit -q --amend --no-edit &&
-	git rebase -q --continue
+	git rebase --continue
 ) >"$log" 2>&1 || fail move "git rebase -i did not move the hunk"
 DEST=$copy "$st/writeback.sh" "$scratch" >"$log" 2>&1 || fail move "writeback.sh of the edited tree failed"
 [ -z "$(git -C "$copy" status --porcelain -- ':!tools/testing/semaphore/series')" ] ||
