@@ -6,6 +6,11 @@
 # semaphore series (fixed-base..series) as two series, each with a cover
 # letter, each patch with the To:/Cc: lines of scripts/get_maintainer.pl.
 #
+# The patches are from and signed off by the sender: FROM="Name <mail>",
+# else git's user.name and user.email; without either, the placeholder
+# identity of the commits stays, with a warning.  The semaphore series
+# is marked v2 (SERIES_VERSION).
+#
 # The cover letter of the semaphore series is cover-letter.txt with the
 # port table and the benchmark table: build/arches.csv and build/bench.csv
 # when make arches / make bench have run in this build directory, the
@@ -16,6 +21,19 @@ set -uo pipefail
 
 [ -d "$LINUX/.git" ] || die "$LINUX is missing: run make tree"
 out="$BUILD/patches"
+placeholder="Semaphore Series Developers <semaphore-dev@example.org>"
+from=${FROM:-}
+if [ -z "$from" ] && name=$(git config user.name) && mail=$(git config user.email); then
+	from="$name <$mail>"
+fi
+if [ -z "$from" ]; then
+	from=$placeholder
+	echo "patches: warning: no FROM=\"Name <mail>\" and no git user.name/user.email:" \
+		"the patches are from and signed off by the placeholder $from" >&2
+fi
+[[ $from =~ ^[^\<\>]+\ \<[^\<\>@\ ]+@[^\<\>@\ ]+\>$ ]] ||
+	die "FROM must read \"Name <user@example.org>\", not \"$from\""
+version=${SERIES_VERSION:-2}
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -67,18 +85,34 @@ table() {
 	fi
 }
 
-# series NAME RANGE SUBJECT BODY_FILE
+# sign FILE: From: and Signed-off-by: of the sender instead of the
+# placeholder.
+sign() {
+	FROM_ID=$from PLACEHOLDER=$placeholder python3 - "$1" <<'EOF'
+import os, sys
+path = sys.argv[1]
+who, old = os.environ['FROM_ID'], os.environ['PLACEHOLDER']
+text = open(path).read()
+head, sep, body = text.partition('\n\n')
+head = head.replace('From: ' + old, 'From: ' + who)
+body = body.replace('Signed-off-by: ' + old, 'Signed-off-by: ' + who)
+open(path, 'w').write(head + sep + body)
+EOF
+}
+
+# series NAME RANGE SUBJECT BODY_FILE PREFIX
 series() {
-	local name=$1 range=$2 subject=$3 body=$4 dir="$out/$1" f all_to="" all_cc=""
+	local name=$1 range=$2 subject=$3 body=$4 prefix=$5 dir="$out/$1" f all_to="" all_cc=""
 	local n
 	n=$(git -C "$LINUX" rev-list --count "$range")
 	[ "$n" -gt 0 ] || { say "patches: $name: no commits in $range"; return 0; }
 	git -C "$LINUX" -c user.name="Semaphore Series Developers" \
 		-c user.email=semaphore-dev@example.org \
 		format-patch -q --cover-letter --thread=shallow \
-		--base="${range%%..*}" --subject-prefix="PATCH" -o "$dir" "$range" ||
+		--base="${range%%..*}" --subject-prefix="$prefix" -o "$dir" "$range" ||
 		die "git format-patch $range failed"
 	for f in "$dir"/0*.patch; do
+		sign "$f"
 		case "$f" in */0000-cover-letter.patch) continue ;; esac
 		local to cc
 		to=$(recipients "$f" --m --r --no-l)
@@ -114,7 +148,7 @@ build again; they are independent of the semaphore series that follows
 and are sent apart from it.
 EOF
 series fixes base..fixed-base \
-	"Build fixes for alpha and 32-bit sparc" "$fixes_body"
+	"Build fixes for alpha and 32-bit sparc" "$fixes_body" PATCH
 
 body=$(mktemp)
 {
@@ -133,5 +167,6 @@ body=$(mktemp)
 	table bench "make bench"
 } > "$body"
 series semaphore fixed-base..series \
-	"$(sed -n 's/^Subject: //p' "$HERE/cover-letter.txt")" "$body"
+	"$(sed -n 's/^Subject: //p' "$HERE/cover-letter.txt")" "$body" "PATCH v$version"
+say "patches: from and signed off by $from"
 rm -f "$fixes_body" "$body"
