@@ -116,7 +116,7 @@ tree: deps
 
 # Write build/linux's commits back (see mktree.sh), then rebuild it.
 writeback: deps
-	@$(T)/writeback.sh && $(T)/mktree.sh $(BUILD)/linux
+	@$(T)/writeback.sh && $(T)/mktree.sh $(BUILD)/linux && $(T)/pristine-tree.sh
 
 kunit: reset-results tree
 	@$(T)/kunit.sh $(ARCH) $(TREE); $(T)/summary.sh
