@@ -33,6 +33,8 @@ if [ -z "$from" ]; then
 fi
 [[ $from =~ ^[^\<\>]+\ \<[^\<\>@\ ]+@[^\<\>@\ ]+\>$ ]] ||
 	die "FROM must read \"Name <user@example.org>\", not \"$from\""
+from_mail=${from##*<}
+from_mail=${from_mail%>}
 version=${SERIES_VERSION:-2}
 rm -rf "$out"
 mkdir -p "$out"
@@ -106,8 +108,7 @@ series() {
 	local n
 	n=$(git -C "$LINUX" rev-list --count "$range")
 	[ "$n" -gt 0 ] || { say "patches: $name: no commits in $range"; return 0; }
-	git -C "$LINUX" -c user.name="Semaphore Series Developers" \
-		-c user.email=semaphore-dev@example.org \
+	git -C "$LINUX" -c user.name="${from% <*}" -c user.email="$from_mail" \
 		format-patch -q --cover-letter --thread=shallow \
 		--base="${range%%..*}" --subject-prefix="$prefix" -o "$dir" "$range" ||
 		die "git format-patch $range failed"
