@@ -102,6 +102,7 @@ test: reset-results deps
 	AIO_DEBUG=lockdep $(T)/aio.sh x86_64; \
 	$(T)/checkpatch.sh; \
 	$(T)/roundtrip.sh; \
+	$(T)/patches-check.sh; \
 	$(T)/kerneldoc.sh; \
 	$(T)/cocci-test.sh; \
 	$(T)/torture-classify-test.sh; \
