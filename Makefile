@@ -3,52 +3,8 @@
 # One generic semaphore for Linux, with asynchronous acquisition.
 #
 # This repository holds the series; the targets below turn a pristine
-# kernel tree into the patched one and test it.  See README.md.
-#
-#   make            the main job: prepare the patched tree, build x86_64,
-#                   boot it under QEMU and run the semaphore KUnit suites
-#   make test       the CI tier: the pipeline, the classic suite on the
-#                   pristine and the patched tree, checkpatch per commit
-#   make tree       only prepare build/linux (and build/pristine)
-#   make writeback  after editing build/linux's commits with git (rebase
-#                   -i, --fixup): write them back into series/ and the
-#                   final files, then make tree again
-#   make kunit      ARCH=<arch> (default x86_64) TREE=patched|pristine
-#   make hung       ARCH=<arch>: the forced hang, a task in down() behind
-#                   a down_async() holder; the hung-task report must name
-#                   the holder's work function
-#   make arches     all 11 ports, pristine and patched, KUnit and sparse:
-#                   build/arches.csv
-#   make sh-toolchain  a bare sh4 cross compiler from gcc-11-source into
-#                   build/toolchains (Debian's has GCC bug 106609); once,
-#                   about 15 min on two cores; make arches uses it for sh
-#   make bench      benchmark, pristine against patched: build/bench.csv
-#   make workload   the real workloads of make bench alone: build/workload.csv
-#   make checkpatch scripts/checkpatch.pl --strict on every commit
-#   make kerneldoc  scripts/kernel-doc -none -Wall on every changed file
-#   make sparse     make C=2 on every touched file, pristine and patched
-#   make bisect     build and test every commit of the series (x86_64)
-#   make patches    git format-patch with cover letters: build/patches/
-#   make htmldocs   Documentation/locking with Sphinx (semaphore.rst)
-#   make mutation   break lib/semaphore.c on purpose (mutations/*.patch)
-#                   and require the KUnit suites to catch every mutant
-#   make cocci      tests of the semantic patches (expected outputs)
-#   make objcheck   compile every C file the series touches, for x86_64
-#   make internals  whole-tree search for struct semaphore member access
-#   make torture    locktorture's semaphore types under QEMU, x86_64 and
-#                   arm64, lockdep, KASAN and KCSAN: TORTURE_SECS per type
-#   make aio        ARCH=x86_64|arm64: the AIO sample device and its
-#                   kselftest (io_submit, io_uring, io_cancel, removal)
-#                   under QEMU, with lockdep and KASAN
-#   make deps       install what is missing (Debian 12, apt-get)
-#   make clean      remove build/
-#
-# Variables: ARCHES="arm64 sparc" (make arches: a subset),
-# TORTURE_SECS (default 300), TORTURE_ROWS (default: all five rows),
-# TORTURE_JOBS (QEMU runs at once, default 1),
-# TEST_ARCHES (the extra ports of make test), TEST_TORTURE_ROWS (torture
-# rows of make test, default none), KERNEL_SRC=DIR (another base tree instead of Debian's
-# linux-source-6.12), BUILD=DIR (default build/).
+# kernel tree into the patched one and test it.  README.md describes the
+# targets and variables ("make help" prints its table).
 
 ARCH		?= x86_64
 TREE		?= patched
@@ -79,7 +35,7 @@ export RESULTS
 
 .PHONY: all test tree kunit hung arches bench checkpatch kerneldoc sparse \
 	bisect patches htmldocs writeback mutation cocci objcheck internals torture \
-	aio sh-toolchain deps clean reset-results workload
+	aio sh-toolchain deps clean reset-results workload help
 
 # Prepare build/linux and build/pristine, recording the step as a result.
 RECORD_TREE	= $(T)/record-step.sh tree $(T)/mktree.sh $(BUILD)/linux && \
@@ -176,6 +132,10 @@ torture: reset-results tree
 
 aio: reset-results tree
 	@$(T)/aio.sh $(ARCH); $(T)/summary.sh
+
+# The targets' table of README.md, as text.
+help:
+	@$(T)/help.sh
 
 deps:
 	@$(T)/deps.sh
