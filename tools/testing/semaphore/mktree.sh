@@ -161,19 +161,44 @@ git_tree tag -d pristine-kunit >/dev/null 2>&1 || true
 # series itself starts (the base when there are no fixes).
 git_tree tag -f fixed-base >/dev/null
 
+# not_needed PATCH: why the base fix PATCH, which does not apply, is not
+# needed on this tree (it is already in, or the lines it removes are not
+# there); fails if it is needed.
+not_needed() {
+	local p=$1 f line
+	if git_tree apply --check -R "$p" 2>/dev/null; then
+		echo "already applied"
+		return 0
+	fi
+	for f in $(sed -n 's|^+++ b/||p' "$p"); do
+		[ -f "$TREE/$f" ] || continue
+		while IFS= read -r line; do
+			grep -qxF -- "$line" "$TREE/$f" && return 1
+		done < <(awk -v f="$f" '/^\+\+\+ b\// { cur = substr($0, 7) }
+			cur == f && /^-/ && !/^--- / { print substr($0, 2) }' "$p")
+	done
+	echo "what it changes is not in this tree"
+}
+
 n=0
-# apply STACK PATCH: git am one patch, committed at a fixed date.
+# apply STACK PATCH: git am one patch, committed at a fixed date.  A base
+# fix that this tree does not need is skipped with a note.
 apply() {
-	local d=$1 p=$2 subject
+	local d=$1 p=$2 subject why
 	n=$((n + 1))
 	subject=$(awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^[ \t]/) s = s l
 		sub(/^Subject: (\[PATCH[^]]*\] )?/, "", s); print s; exit }' "$d/$p")
 	printf 'mktree: [%2d] %s\n' "$n" "$subject"
 	if ! GIT_COMMITTER_DATE="@$((EPOCH + n)) +0000" \
 	     git_tree am -q --whitespace=nowarn "$d/$p" >"$TREE/.git/am.log" 2>&1; then
-		cat "$TREE/.git/am.log" >&2
 		git_tree am --abort >/dev/null 2>&1 || true
-		die "$(basename "$d")/$p does not apply to this tree"
+		if [ "$d" = "$BASE_FIXES" ] && why=$(not_needed "$d/$p"); then
+			say "     skipped: this tree does not need it ($why)"
+			n=$((n - 1))
+			return 0
+		fi
+		cat "$TREE/.git/am.log" >&2
+		die "$(basename "$d")/$p does not apply to this tree (the files and hunks that failed are above)"
 	fi
 }
 
