@@ -72,12 +72,8 @@ initramfs_cpio "$tree" "$dir/initramfs.cpio" "dir /proc 0555 0 0" \
 	fail_all "gen_init_cpio failed (see $blog)"
 
 say "aio: booting $arch under QEMU (console in $log)"
-: > "$log"
-"$qemu" -nodefaults -m 1024 -smp 2 "${qemu_args[@]}" \
-	-kernel "$dir/$image" -initrd "$dir/initramfs.cpio" \
-	-append "console=$console rdinit=/init panic=-1" \
-	-no-reboot -nographic -serial stdio </dev/null > "$log" 2>&1 &
-qemu_wait $! "$log" "$limit" aio.sh
+qemu_boot "$log" "$limit" aio.sh "$dir/$image" "$dir/initramfs.cpio" \
+	"console=$console rdinit=/init panic=-1" -smp 2
 
 # The console without carriage returns and without the timestamps of
 # kernel lines (a TAP line can follow a kernel message's timestamp).

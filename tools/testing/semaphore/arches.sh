@@ -48,11 +48,8 @@ done
 # (kernel/locking/semaphore.o is the pristine tree's semaphore), and the
 # files whose warnings count: sparse's findings in other files (arch
 # headers) are the port's, not the series'.
-SPARSE_OBJS="kernel/locking/semaphore.o lib/semaphore.o lib/tests/semaphore_kunit.o
-	lib/tests/semaphore_async_kunit.o lib/tests/semaphore_lifetime_kunit.o
-	lib/tests/semaphore_trace_kunit.o
-	samples/semaphore/semaphore_async_sample.o samples/semaphore/semaphore_aio.o"
-SPARSE_FILES='(^|/)(kernel/locking/semaphore\.c|lib/semaphore\.c|include/linux/semaphore\.h|lib/tests/semaphore_[a-z_]*\.c|samples/semaphore/[a-z_]*\.[ch]):[0-9]+(:[0-9]+)?: (warning|error):'
+SPARSE_OBJS=$(series_objs -- 'lib/*' 'samples/*' kernel/locking/semaphore.c)
+SPARSE_FILES=$(series_warnings_re)
 
 # sparse_cell ARCH TREE: make C=2 on those objects in the cell's build
 # directory (incremental: only those objects are checked and recompiled),

@@ -48,7 +48,7 @@ rc=$?
 # A compiler warning in a file of the series fails the run, also where
 # the configuration does not turn warnings into errors.  Not for mutants:
 # a mutation may leave a helper unused, and only its tests must catch it.
-ours='(^|/)(lib/semaphore\.c|include/linux/semaphore\.h|include/trace/events/semaphore\.h|lib/tests/semaphore_[a-z_]*\.[ch]|samples/semaphore/[a-z_]*\.[ch]|kernel/hung_task\.c):[0-9]+:[0-9]+: (warning|error):'
+ours=$(series_warnings_re)
 warnings=$(grep -E "$ours" "$log" | sort -u)
 if [ "$tree_kind" = mutant ]; then
 	:

@@ -78,6 +78,41 @@ series_mirror() {
 	return 0
 }
 
+# The series' files come from build/linux's git, so that no script keeps a
+# list of them.
+# series_files [--from REV] [--filter ACDM] [PATHSPEC...]: the files of
+# REV..series (default fixed-base) with a status in the filter (default
+# added, modified or deleted).
+series_files() {
+	local from=fixed-base filter=AMD
+	while :; do
+		case ${1:-} in
+		--from) from=$2; shift 2 ;;
+		--filter) filter=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	git -C "$LINUX" diff --name-only --no-renames --diff-filter="$filter" \
+		"$from" series -- "$@"
+}
+
+# series_objs [series_files arguments]: the kernel objects of those of
+# the files that are C sources (the selftest in tools/ is not one).
+series_objs() {
+	series_files "$@" | grep -v '^tools/' | grep '\.c$' | sed 's/\.c$/.o/'
+	return 0
+}
+
+# series_warnings_re: an extended regular expression for the compiler's
+# and sparse's "FILE:LINE[:COL]: warning|error:" lines in the series' own
+# files: the ones it adds or deletes, and the ones the repository holds.
+series_warnings_re() {
+	local alt
+	alt=$({ series_files --filter AD -- '*.c' '*.h'; series_mirror "$LINUX"; } |
+		grep -v '^tools/' | grep -E '\.[ch]$' | sort -u | sed 's/[.]/\\./g' | paste -sd'|')
+	echo "(^|/)($alt):[0-9]+(:[0-9]+)?: (warning|error):"
+}
+
 # worktree_at DIR REV: DIR as a clean worktree of build/linux at REV: made
 # if missing (or if it belongs to another repository), else checked out
 # and cleaned.  Build directories are elsewhere (O=), so this keeps builds
@@ -169,6 +204,21 @@ qemu_wait() {
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	return 0
+}
+
+# qemu_boot LOG LIMIT WHO KERNEL INITRD APPEND QEMU_ARG...: boot KERNEL
+# (with INITRD unless empty) under the QEMU of arch_setup, 1 GiB, the
+# console in LOG, the extra QEMU_ARGs (-smp, -icount) after the
+# architecture's own, and wait for the power-off (qemu_wait).
+qemu_boot() {
+	local log=$1 limit=$2 who=$3 kernel=$4 initrd=$5 append=$6
+	shift 6
+	local args=(-nodefaults -m 1024 "$@" "${qemu_args[@]}" -kernel "$kernel")
+	[ -n "$initrd" ] && args+=(-initrd "$initrd")
+	: > "$log"
+	"$qemu" "${args[@]}" -append "$append" \
+		-no-reboot -nographic -serial stdio </dev/null > "$log" 2>&1 &
+	qemu_wait $! "$log" "$limit" "$who"
 }
 
 # Per architecture: the arches.txt row (arch_cross, arch_pkgs), and

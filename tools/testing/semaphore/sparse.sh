@@ -19,7 +19,9 @@ command -v sparse >/dev/null || need_pkgs sparse
 # The configurations are objcheck.sh's; the pristine tree has the old
 # semaphore and no async suite or sample.
 . "$HERE/objcheck.conf"
-new_objs="lib/semaphore.o lib/tests/semaphore_async_kunit.o lib/tests/semaphore_lifetime_kunit.o lib/tests/semaphore_trace_kunit.o samples/semaphore/semaphore_async_sample.o samples/semaphore/semaphore_aio.o"
+# The objects that the pristine test tree does not have.
+new_objs=$(series_objs --from pristine-kunit --filter A)
+new_objs=${new_objs//$'\n'/ }
 
 # sparse_count TREE_DIR OUT CONFIG OBJS...: warnings per object on stdout
 # as "OBJ COUNT"; the configuration is made if missing.

@@ -85,11 +85,7 @@ boot() {
 	# Readers beyond the unit count, so that the count is checked.
 	[ "$type" = sem_counting ] && cmdline+=" locktorture.nreaders_stress=8"
 	limit=$((secs + 300))
-	: > "$log"
-	"$qemu" -nodefaults -m 1024 -smp 2 "${qemu_args[@]}" \
-		-kernel "$dir/$image" -append "$cmdline" \
-		-no-reboot -nographic -serial stdio </dev/null > "$log" 2>&1 &
-	qemu_wait $! "$log" "$limit" torture.sh
+	qemu_boot "$log" "$limit" torture.sh "$dir/$image" "" "$cmdline" -smp 2
 	return 0
 }
 

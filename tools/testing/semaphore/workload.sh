@@ -95,12 +95,9 @@ run_workload() {
 	cpio="$BUILD/workload-$arch.cpio"
 	log="$BUILD/logs/workload-$kind-$arch.log"
 	say "workload: $kind on $arch (console in $log)"
-	: > "$log"
-	"$qemu" -nodefaults -m 1024 -smp 1 -icount shift=0,sleep=off \
-		"${qemu_args[@]}" -kernel "$bdir/$image" -initrd "$cpio" \
-		-append "console=$console rdinit=/init panic=-1 printk.devkmsg=on nokaslr brd.rd_nr=3 brd.rd_size=131072" \
-		-no-reboot -nographic -serial stdio </dev/null > "$log" 2>&1 &
-	qemu_wait $! "$log" "$limit" workload.sh
+	qemu_boot "$log" "$limit" workload.sh "$bdir/$image" "$cpio" \
+		"console=$console rdinit=/init panic=-1 printk.devkmsg=on nokaslr brd.rd_nr=3 brd.rd_size=131072" \
+		-smp 1 -icount shift=0,sleep=off
 	sed -e 's/\r$//' "$log" | grep -E '^semaphore_workload: [a-z_]+ [0-9.]+$' |
 		awk -v k="$kind" -v a="$arch" -v b="$boot" \
 			'{n[$2]++; print a "\t" k "\tboot" b "-run" n[$2] "\t" $2 "\t" $3}' >> "$raw"
