@@ -111,11 +111,11 @@ if out=$(python3 "$HERE/torture_reports.py" "$log"); then
 	[ -n "$first" ] || first=$(sed -n 's/^list\t//p' <<<"$out")
 	total=$(( ${errors:-0} + nforeign ))
 	if grep -q 'no power-off after' "$log"; then
-		record FAIL "aio/$arch/console" "no power-off after $limit s"
+		record FAIL "aio/$arch/console" "no power-off after $limit s, see $log"
 	elif [ "$total" -eq 0 ]; then
 		record PASS "aio/$arch/console" "no WARNING, BUG, ODEBUG, lockdep or KASAN report"
 	else
-		record FAIL "aio/$arch/console" "$total reports: ${first:0:100}"
+		record FAIL "aio/$arch/console" "$total reports: ${first:0:100}; see $log"
 	fi
 else
 	record FAIL "aio/$arch/console" "torture_reports.py failed on $log"

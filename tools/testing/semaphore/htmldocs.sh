@@ -21,10 +21,10 @@ fi
 ours=$(git -C "$LINUX" diff --name-only fixed-base..series | sed 's/[.]/[.]/g' | paste -sd'|')
 bad=$(grep -iE 'warning|error' "$log" | grep -E "$ours" || true)
 if [ ! -f "$out/Documentation/output/locking/semaphore.html" ]; then
-	record FAIL htmldocs "semaphore.html was not written"
+	record FAIL htmldocs "semaphore.html was not written, see $log"
 	exit 1
 elif [ -n "$bad" ]; then
-	record FAIL htmldocs "warnings from the series' files"
+	record FAIL htmldocs "warnings from the series' files, see $log"
 	echo "$bad" | sed 's/^/    /'
 	exit 1
 fi

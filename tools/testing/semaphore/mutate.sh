@@ -71,7 +71,7 @@ for p in "${patches[@]}"; do
 	if [ -n "$caught" ]; then
 		record PASS "mutation/$name" "caught by: $caught"
 	else
-		record FAIL "mutation/$name" "survived: every test passed"
+		record FAIL "mutation/$name" "survived: every test passed (see $BUILD/logs/kunit-mutant-x86_64.log)"
 		rc=1
 	fi
 done

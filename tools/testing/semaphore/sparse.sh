@@ -70,13 +70,13 @@ for c in a b; do
 		fi
 		printf '  %-48s pristine %-4s patched %s\n' "$o" "${p:--}" "$n"
 		if [ "$n" = build-failed ]; then
-			record FAIL "sparse/$o" "does not build with C=2"
+			record FAIL "sparse/$o" "does not build with C=2, see $BUILD/logs/sparse-objcheck-$c.log"
 			rc=1
 		elif [ -z "$p" ] && [ "$n" -gt 0 ]; then
-			record FAIL "sparse/$o" "$n sparse warnings in a new file"
+			record FAIL "sparse/$o" "$n sparse warnings in a new file, see $BUILD/logs/sparse-objcheck-$c.log"
 			rc=1
 		elif [ -n "$p" ] && [ "$p" != build-failed ] && [ "$n" -gt "$p" ]; then
-			record FAIL "sparse/$o" "$n sparse warnings, pristine $p"
+			record FAIL "sparse/$o" "$n sparse warnings, pristine $p; see $BUILD/logs/sparse-objcheck-$c.log"
 			rc=1
 		else
 			record PASS "sparse/$o" "pristine ${p:--}, patched $n"
