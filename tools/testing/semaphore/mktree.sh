@@ -181,14 +181,16 @@ not_needed() {
 }
 
 n=0
+k=0
 # apply STACK PATCH: git am one patch, committed at a fixed date.  A base
 # fix that this tree does not need is skipped with a note.
 apply() {
 	local d=$1 p=$2 subject why
 	n=$((n + 1))
+	k=$((k + 1))
 	subject=$(awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^[ \t]/) s = s l
 		sub(/^Subject: (\[PATCH[^]]*\] )?/, "", s); print s; exit }' "$d/$p")
-	printf 'mktree: [%2d] %s\n' "$n" "$subject"
+	printf 'mktree: [%2d] %s\n' "$k" "$subject"
 	if ! GIT_COMMITTER_DATE="@$((EPOCH + n)) +0000" \
 	     git_tree am -q --whitespace=nowarn "$d/$p" >"$TREE/.git/am.log" 2>&1; then
 		git_tree am --abort >/dev/null 2>&1 || true
