@@ -87,6 +87,8 @@ run_bench() {
 failed=0
 
 start=$(date +%s)
+nsteps=$(( 3 * ${#arches[@]} ))
+istep=0
 # Build everything first, so that no build runs beside a measurement.
 for kind in pristine patched; do
 	tree=$(bench_tree "$kind")
@@ -95,7 +97,8 @@ for kind in pristine patched; do
 		# shellcheck disable=SC2086
 		need_pkgs $arch_pkgs
 		bdir="$BUILD/bench-$kind-$arch"
-		say "bench: building $kind for $arch in $bdir"
+		istep=$((istep + 1))
+		progress "$istep" "$nsteps" "bench: building $kind for $arch in $bdir (log in $BUILD/logs/bench-$kind-$arch-build.log)"
 		args=(build --arch="$arch" --build_dir="$bdir" --jobs="$(nproc)"
 		      --kunitconfig="$BUILD/bench.kunitconfig")
 		[ -n "$arch_cross" ] && args+=(--cross_compile="$arch_cross")
@@ -108,7 +111,8 @@ done
 # Then measure, pristine and patched alternately, so that a drift of the
 # machine affects both alike.
 for arch in "${arches[@]}"; do
-	say "bench: measuring on $arch"
+	istep=$((istep + 1))
+	progress "$istep" "$nsteps" "bench: measuring on $arch (logs in $BUILD/logs/bench-*-$arch-*.log)"
 	for i in 1 2; do
 		for kind in pristine patched; do
 			run_bench "$kind" "$arch" "icount$i" 'semaphore_bench.bench_single*' \

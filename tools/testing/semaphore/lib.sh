@@ -17,6 +17,14 @@ unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES
 die() { echo "$(basename "$0"): error: $*" >&2; exit 1; }
 say() { echo "== $*"; }
 
+# progress I N WHAT: step I of N of a long target, with the time since
+# the script started and how many steps are left.
+PROGRESS_START=$(date +%s)
+progress() {
+	local t=$(( $(date +%s) - PROGRESS_START ))
+	say "[$1/$2] $3 ($((t / 60)) min $((t % 60)) s so far; $(( $2 - $1 )) left after this)"
+}
+
 # record STATUS NAME [DETAIL]: one line of results.tsv (PASS/FAIL/SKIP).
 record() {
 	mkdir -p "$(dirname "$RESULTS")"

@@ -54,7 +54,9 @@ fi
 
 worktree_at "$MUTANT" series
 rc=0
+im=0
 for p in "${patches[@]}"; do
+	im=$((im + 1))
 	name=$(basename "$p" .patch)
 	[ -f "$p" ] || die "no mutation $name"
 	git -C "$MUTANT" checkout -q -f --detach series
@@ -63,7 +65,7 @@ for p in "${patches[@]}"; do
 		rc=1
 		continue
 	fi
-	say "mutation $name: $(head -n1 "$p")"
+	progress "$im" "${#patches[@]}" "mutation $name: $(head -n1 "$p")"
 	tmp=$(mktemp)
 	RESULTS=$tmp KUNIT_EXTRA="--timeout=300" "$HERE/kunit.sh" x86_64 mutant >/dev/null 2>&1
 	caught=$(awk -F'\t' '$1 == "FAIL" { sub(/^kunit\/[^\/]*\//, "", $2); printf "%s ", $2 }' "$tmp")

@@ -173,7 +173,9 @@ for row in "${rows[@]}"; do
 	done
 done
 
-say "torture: ${#built[@]} kernels built; $(( ${#built[@]} * ${#types[@]} )) runs of $secs s, $njobs at a time"
+nruns=$(( ${#built[@]} * ${#types[@]} ))
+say "torture: ${#built[@]} kernels built; $nruns runs of $secs s, $njobs at a time"
+irun=0
 for row in "${built[@]}"; do
 	for type in "${types[@]}"; do
 		rm -f "$BUILD/logs/torture-$row-$type.log.row" \
@@ -181,7 +183,8 @@ for row in "${built[@]}"; do
 		while [ "$(jobs -rp | wc -l)" -ge "$njobs" ]; do
 			wait -n
 		done
-		say "torture: $type on $row for $secs s (console in $BUILD/logs/torture-$row-$type.log)"
+		irun=$((irun + 1))
+		progress "$irun" "$nruns" "torture: $type on $row for $secs s (console in $BUILD/logs/torture-$row-$type.log)"
 		run_one "$row" "$type" &
 	done
 done
