@@ -13,8 +13,8 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 fail() { record FAIL "patches/$1" "$2"; sed 's/^/    /' "$log" | tail -20; exit 1; }
 
-FROM=$who "$HERE/patches.sh" >"$log" 2>&1 || fail run "patches.sh failed"
-dir="$BUILD/patches"
+dir="$BUILD/patches-check"
+PATCHES_OUT=$dir FROM=$who "$HERE/patches.sh" >"$log" 2>&1 || fail run "patches.sh failed"
 n=0
 for f in "$dir"/*/*.patch; do
 	n=$((n + 1))

@@ -20,7 +20,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$LINUX/.git" ] || die "$LINUX is missing: run make tree"
-out="$BUILD/patches"
+out=${PATCHES_OUT:-$BUILD/patches}
 placeholder="Semaphore Series Developers <semaphore-dev@example.org>"
 from=${FROM:-}
 if [ -z "$from" ] && name=$(git config user.name) && mail=$(git config user.email); then
