@@ -23,7 +23,7 @@
 # Debian's own patches are not applied: they concern the Debian native
 # and multiarch builds, not a bare cross compiler.
 #
-# Takes about 15 minutes on two cores (README "Ports"); never run it
+# Takes about 15 minutes on two cores (tools/testing/semaphore/RESULTS.md, "Ports"); never run it
 # while a kernel builds.  Log: build/logs/sh-toolchain-gcc-N.log.
 
 . "$(dirname "$0")/lib.sh"
