@@ -41,7 +41,7 @@ for c in $commits; do
 	[ "$i" -gt "$to" ] && break
 	subject=$(git -C "$LINUX" log -1 --format=%s "$c")
 	short=$(git -C "$LINUX" rev-parse --short "$c")
-	say "bisect [$i/$total] $short $subject"
+	progress "$i" "$total" "bisect $short $subject (log in $BUILD/logs/bisect-$i.log)"
 	worktree_at "$BISECT" "$c"
 	mapfile -t suites < <(tree_suites "$BISECT")
 	log="$BUILD/logs/bisect-$i.log"
