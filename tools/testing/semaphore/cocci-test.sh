@@ -53,8 +53,7 @@ done
 convert() {
 	local subject=$1 scripts=$2 f=$3 c script tmp name
 	name="cocci/conversion/$f"
-	c=$(git -C "$LINUX" log --format='%H%x09%s' fixed-base..series |
-		awk -F'\t' -v s="$subject" '$2 == s { print $1; exit }')
+	c=$(commit_of_subject "$LINUX" series "$subject")
 	[ -n "$c" ] || { record FAIL "$name" "no commit \"$subject\""; return 1; }
 	tmp=$(mktemp -d)
 	git -C "$LINUX" show "$c^:$f" > "$tmp/${f##*/}"

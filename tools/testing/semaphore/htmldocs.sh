@@ -18,7 +18,7 @@ if ! make -C "$LINUX" O="$out" SPHINXDIRS=locking htmldocs > "$log" 2>&1; then
 	record FAIL htmldocs "make htmldocs failed, see $log"
 	exit 1
 fi
-ours=$(git -C "$LINUX" diff --name-only fixed-base..series | sed 's/[.]/[.]/g' | paste -sd'|')
+ours=$(series_files | sed 's/[.]/[.]/g' | paste -sd'|')
 bad=$(grep -iE 'warning|error' "$log" | grep -E "$ours" || true)
 if [ ! -f "$out/Documentation/output/locking/semaphore.html" ]; then
 	record FAIL htmldocs "semaphore.html was not written, see $log"

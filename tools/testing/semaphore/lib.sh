@@ -104,6 +104,13 @@ series_files() {
 		"$from" series -- "$@"
 }
 
+# commit_of_subject TREE REV SUBJECT: the first commit of fixed-base..REV
+# in the tree TREE whose subject is SUBJECT; nothing if none.
+commit_of_subject() {
+	git -C "$1" log --reverse --format='%H%x09%s' "fixed-base..$2" |
+		awk -F'\t' -v s="$3" '$2 == s { print $1; exit }'
+}
+
 # series_objs [series_files arguments]: the kernel objects of those of
 # the files that are C sources (the selftest in tools/ is not one).
 series_objs() {

@@ -41,8 +41,7 @@ record PASS roundtrip/same-ids
 # before it.
 from="xfs: Use the semaphore accessors for b_sema"
 file=fs/xfs/xfs_trace.h
-commit_of() { git -C "$scratch" log --format='%H%x09%s' fixed-base..series |
-	awk -F'\t' -v s="$1" '$2 == s { print $1; exit }'; }
+commit_of() { commit_of_subject "$scratch" series "$1"; }
 donor=$(commit_of "$from")
 [ -n "$donor" ] || fail move "no commit \"$from\" in the series"
 to=$(git -C "$scratch" log -1 --format=%s "$donor^")

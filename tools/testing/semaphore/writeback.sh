@@ -35,8 +35,7 @@ git -C "$tree" merge-base --is-ancestor fixed-base HEAD ||
 pristine_at=
 if [ "$(git -C "$tree" rev-list --count fixed-base..pristine-kunit)" -gt 0 ]; then
 	subject=$(git -C "$tree" log -1 --format=%s pristine-kunit)
-	pristine_at=$(git -C "$tree" log --reverse --format='%H%x09%s' fixed-base..HEAD |
-		awk -F'\t' -v s="$subject" '$2 == s { print $1; exit }')
+	pristine_at=$(commit_of_subject "$tree" HEAD "$subject")
 	[ -n "$pristine_at" ] ||
 		die "no commit of fixed-base..HEAD has the subject of the pristine-kunit commit (\"$subject\")"
 fi
