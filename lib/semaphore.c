@@ -97,8 +97,9 @@ static DEFINE_PER_CPU(struct sem_grant_queue, sem_grant_queue);
 static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter);
 static void sem_run_grant(struct sem_waiter *waiter);
 static void sem_async_grant(struct sem_waiter *waiter, int status);
-static bool sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
-			     int status);
+static __always_inline bool sem_async_settle(struct semaphore *sem,
+					     struct sem_waiter *waiter,
+					     int status);
 static unsigned int sem_fail_entries(struct semaphore *sem,
 				     unsigned long flags, bool unlink_sleepers)
 	__releases(&sem->lock);
@@ -347,8 +348,9 @@ taken:
 /*
  * sem->lock held, before queueing a waiter: take a free unit (acquire), or
  * else set SEM_WAITERS, in one compare-and-exchange with the fast paths.
+ * Inlined: an entry granted at once should cost little more than down().
  */
-static bool sem_take_or_wait(struct semaphore *sem)
+static __always_inline bool sem_take_or_wait(struct semaphore *sem)
 	__must_hold(&sem->lock)
 {
 	int c = atomic_read(&sem->count);
@@ -799,16 +801,25 @@ void sem_waiter_init(struct sem_waiter *waiter, sem_grant_fn grant)
 EXPORT_SYMBOL_GPL(sem_waiter_init);
 
 /* @state is read once: GRANTING turns DONE without the lock (both settled). */
+static bool sem_state_valid(unsigned int state)
+{
+	return state >= SEM_WAITER_IDLE && state <= SEM_WAITER_DONE;
+}
+
 static bool sem_waiter_valid(const struct sem_waiter *waiter,
 			     unsigned int state)
 {
-	return state >= SEM_WAITER_IDLE && state <= SEM_WAITER_DONE &&
-	       waiter->grant && !waiter->task;
+	return sem_state_valid(state) && waiter->grant && !waiter->task;
 }
 
-/* Take a unit for @waiter (and queue the work of a request) or queue it. */
-static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
-			   struct workqueue_struct *wq)
+/*
+ * Take a unit for @waiter (and queue the work of a request) or queue it.
+ * Inlined into down_entry() and down_async(), each without the other's
+ * checks: a request granted at once should cost little more than down().
+ */
+static __always_inline int sem_queue_entry(struct semaphore *sem,
+					   struct sem_waiter *waiter,
+					   struct workqueue_struct *wq)
 {
 	unsigned int state;
 	unsigned long flags;
@@ -817,7 +828,8 @@ static int sem_queue_entry(struct semaphore *sem, struct sem_waiter *waiter,
 	raw_spin_lock_irqsave(&sem->lock, flags);
 	/* Acquire: pairs with the release of a grant on another lock. */
 	state = smp_load_acquire(&waiter->state);
-	if (!sem_waiter_valid(waiter, state)) {
+	/* down_async() checked ->grant; a request's ->task is never set. */
+	if (wq ? !sem_state_valid(state) : !sem_waiter_valid(waiter, state)) {
 		ret = -EINVAL;
 	} else if (state == SEM_WAITER_QUEUED ||
 		   state == SEM_WAITER_GRANTING) {
@@ -1074,8 +1086,9 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
  * False if it cannot be queued (disabled, or queued by hand): @waiter is
  * left idle with -ECANCELED and the caller owns the grant's unit.
  */
-static bool sem_async_settle(struct semaphore *sem, struct sem_waiter *waiter,
-			     int status)
+static __always_inline bool sem_async_settle(struct semaphore *sem,
+					     struct sem_waiter *waiter,
+					     int status)
 	__must_hold(&sem->lock)
 {
 	struct sem_async *req = container_of(waiter, struct sem_async, waiter);

@@ -105,10 +105,12 @@ series_files() {
 }
 
 # commit_of_subject TREE REV SUBJECT: the first commit of fixed-base..REV
-# in the tree TREE whose subject is SUBJECT; nothing if none.
+# in the tree TREE whose subject is SUBJECT; nothing if none.  awk reads
+# to the end: an early exit would kill git log with SIGPIPE (status 141
+# under pipefail).
 commit_of_subject() {
 	git -C "$1" log --reverse --format='%H%x09%s' "fixed-base..$2" |
-		awk -F'\t' -v s="$3" '$2 == s { print $1; exit }'
+		awk -F'\t' -v s="$3" '$2 == s && !n++ { print $1 }'
 }
 
 # series_objs [series_files arguments]: the kernel objects of those of
