@@ -828,8 +828,9 @@ static __always_inline int sem_queue_entry(struct semaphore *sem,
 	raw_spin_lock_irqsave(&sem->lock, flags);
 	/* Acquire: pairs with the release of a grant on another lock. */
 	state = smp_load_acquire(&waiter->state);
-	/* down_async() checked ->grant; a request's ->task is never set. */
-	if (wq ? !sem_state_valid(state) : !sem_waiter_valid(waiter, state)) {
+	/* down_async() checked ->grant; ->task catches a corrupt request. */
+	if (!sem_state_valid(state) || waiter->task ||
+	    (!wq && !waiter->grant)) {
 		ret = -EINVAL;
 	} else if (state == SEM_WAITER_QUEUED ||
 		   state == SEM_WAITER_GRANTING) {

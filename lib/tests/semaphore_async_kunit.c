@@ -791,6 +791,18 @@ static void sem_async_test_misuse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, system_wq), -EINVAL);
 
 	/*
+	 * A corrupt request whose ->grant and state survived but not ->task:
+	 * queued, up() would take it for a sleeper and lose the unit.
+	 */
+	sem_async_init_onstack(&r.req, sem_test_work);
+	r.req.waiter.task = current;
+	KUNIT_EXPECT_EQ(test, down_async(&sem, &r.req, system_wq), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(&sem));
+	r.req.waiter.task = NULL;
+	if (sem_has_waiters(&sem))
+		sem_async_cancel(&sem, &r.req);
+
+	/*
 	 * sema_init() beyond the largest count starts at the largest count,
 	 * and up() there saturates instead of wrapping.
 	 */
