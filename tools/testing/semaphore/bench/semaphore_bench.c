@@ -385,6 +385,7 @@ static void bench_single_async_pair(struct kunit *test)
 {
 	struct bench_pair *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	u64 t0, t_async[BENCH_PAIR_BLOCKS], t_plain[BENCH_PAIR_BLOCKS];
+	u64 async, plain;
 	struct workqueue_struct *wq;
 	struct semaphore sem;
 	int i, block, fails = 0;
@@ -418,12 +419,11 @@ static void bench_single_async_pair(struct kunit *test)
 	destroy_workqueue(wq);
 	KUNIT_ASSERT_EQ(test, fails, 0);
 	KUNIT_ASSERT_EQ(test, sem_count(&sem), 1);
-	t0 = bench_median(t_async, BENCH_PAIR_BLOCKS);
-	bench_print("async_flush_pair_ns", t0, BENCH_ROUNDS);
-	bench_print("down_queue_flush_pair_ns",
-		    bench_median(t_plain, BENCH_PAIR_BLOCKS), BENCH_ROUNDS);
-	bench_print("async_over_down_queue_x1000", t0 * 1000,
-		    bench_median(t_plain, BENCH_PAIR_BLOCKS));
+	async = bench_median(t_async, BENCH_PAIR_BLOCKS);
+	plain = bench_median(t_plain, BENCH_PAIR_BLOCKS);
+	bench_print("async_flush_pair_ns", async, BENCH_ROUNDS);
+	bench_print("down_queue_flush_pair_ns", plain, BENCH_ROUNDS);
+	bench_print("async_over_down_queue_x1000", async * 1000, plain);
 }
 
 /*
