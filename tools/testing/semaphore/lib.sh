@@ -32,15 +32,27 @@ record() {
 	printf '%-4s %s %s\n' "$1" "$2" "${3:-}"
 }
 
-# need_pkgs PKG...: install the Debian packages that are missing.
+# need_pkgs PKG...: install the Debian packages that are missing, as
+# root; not root, print the apt-get line and fail before the target does
+# anything.  Without dpkg (not Debian) nothing is checked or installed:
+# deps.sh says what the packages are for.
 need_pkgs() {
 	local missing=() p
+	if ! command -v dpkg >/dev/null; then
+		echo "== not Debian: not checking for the equivalents of $* (make deps LIST=1)" >&2
+		return 0
+	fi
 	for p in "$@"; do
 		dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "$(basename "$0"): error: need root to install ${missing[*]}; run" >&2
+		echo "  sudo apt-get update && sudo apt-get install --no-install-recommends ${missing[*]}" >&2
+		echo "then this target again" >&2
+		exit 1
+	fi
 	say "installing ${missing[*]}"
-	[ "$(id -u)" -eq 0 ] || die "need root to install ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q >/dev/null
 	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
