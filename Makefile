@@ -11,7 +11,7 @@ TREE		?= patched
 BUILD		?= $(CURDIR)/build
 T		:= tools/testing/semaphore
 
-export BUILD KERNEL_SRC
+export BUILD KERNEL_SRC HERDTOOLS_SRC
 # Our ARCH and TREE are for the scripts, not for the kernel's Makefiles.
 unexport ARCH TREE
 
@@ -33,7 +33,7 @@ export RESULTS
 
 .PHONY: all test tree kunit hung arches bench checkpatch kerneldoc sparse \
 	bisect patches htmldocs writeback mutation cocci objcheck internals torture \
-	aio sh-toolchain deps clean reset-results workload help
+	aio sh-toolchain deps clean reset-results workload help litmus
 
 # Prepare build/linux and build/pristine, recording the step as a result.
 RECORD_TREE	= $(T)/record-step.sh tree $(T)/mktree.sh $(BUILD)/linux && \
@@ -113,6 +113,16 @@ torture: reset-results tree
 
 aio: reset-results tree
 	@$(T)/aio.sh $(ARCH); $(T)/summary.sh
+
+# herd7 on the litmus tests of Documentation/litmus-tests/semaphore; needs
+# only build/linux's memory model (make tree if it is missing), and herd7 on
+# PATH or HERDTOOLS_SRC=<herdtools7 tarball or directory> to build it once.
+LKMM_CFG	:= $(BUILD)/linux/tools/memory-model/linux-kernel.cfg
+$(LKMM_CFG):
+	@$(MAKE) --no-print-directory tree
+
+litmus: reset-results | $(LKMM_CFG)
+	@$(T)/litmus.sh; $(T)/summary.sh
 
 # The targets' table of README.md, as text.
 help:

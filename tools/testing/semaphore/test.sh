@@ -7,7 +7,8 @@
 # lines (summary.sh prints them) and the run goes on.
 #
 # Environment: TEST_ARCHES (extra ports, default i386), TEST_TORTURE_ROWS
-# and TEST_TORTURE_SECS (torture rows, default none).
+# and TEST_TORTURE_SECS (torture rows, default none), HERDTOOLS_SRC (the
+# litmus step: see litmus.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -25,6 +26,7 @@ step "roundtrip"
 step "patches"
 step "kerneldoc"
 step "cocci"
+step "litmus"
 step "torture-classify"
 step "objcheck"
 step "sparse"
