@@ -35,6 +35,12 @@ list_pkgs() {
 	echo "                ports x86_64 arm64 (BENCH_ARCHES)"
 	echo "  make sparse, make arches: sparse"
 	echo "  make htmldocs: python3-sphinx python3-sphinx-rtd-theme"
+	if [ -f "$HERE/litmus.sh" ]; then
+		echo "  make litmus (and make test), to build herd7 from HERDTOOLS_SRC once:"
+		sed -n '/^HERD_PKGS=(/,/)/p' "$HERE/litmus.sh" | tr -d '()\t' |
+			sed 's/^HERD_PKGS=//' | paste -sd' ' | fold -s -w 72 |
+			sed 's/ *$//; s/^/                /'
+	fi
 	echo "  make sh-toolchain: gcc-11-source binutils-sh4-linux-gnu libgmp-dev"
 	echo "                libmpfr-dev libmpc-dev file (sh then uses binutils-sh4-linux-gnu"
 	echo "                and this compiler instead of gcc-sh4-linux-gnu)"
