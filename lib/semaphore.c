@@ -33,10 +33,11 @@
  * holds the unit from then on.  A woken sleeper checks its state under the
  * lock, so a racing signal or timeout loses.  A grant function runs after
  * the unlock, with preemption disabled from the decision to its return.  A
- * down_async() request's work is queued under the lock, in the same step,
- * and is then its workqueue's.  That nests the pool lock and the
- * scheduler's locks inside sem->lock: a semaphore released or waited for
- * under those locks must not have down_async() requests.
+ * down_async() request's work is queued under the lock, in the same step
+ * (sem_async_queue()), and is then its workqueue's.  That nests the pool
+ * lock and the scheduler's locks inside sem->lock, an order lockdep checks
+ * on every grant: a semaphore released or waited for under those locks
+ * must not have down_async() requests.
  */
 
 #include <linux/bug.h>
@@ -72,15 +73,13 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(sem_async_work_end);
 #define SEM_WAITERS		__SEM_WAITERS
 #define SEM_COUNT_MAX		__SEM_COUNT_MAX
 
-/*
- * States of a struct sem_waiter, not small integers so that an entry never
- * passed to sem_waiter_init() is likely to be caught.  A down_async()
- * request is GRANTING only under sem->lock, while its work is queued.
- */
-#define SEM_WAITER_IDLE		0x53454d30U	/* initialised, not queued */
-#define SEM_WAITER_QUEUED	0x53454d31U	/* on a wait list */
-#define SEM_WAITER_GRANTING	0x53454d32U	/* settled, function not run */
-#define SEM_WAITER_DONE		0x53454d33U	/* granted, or function ran */
+/* States of a struct sem_waiter; a request is only IDLE or QUEUED. */
+enum {
+	SEM_WAITER_IDLE,	/* initialised, not queued */
+	SEM_WAITER_QUEUED,	/* on a wait list */
+	SEM_WAITER_GRANTING,	/* settled, grant function not called yet */
+	SEM_WAITER_DONE,	/* granted, or grant function called */
+};
 
 /*
  * Grant functions settled while another runs on this CPU wait here for it
@@ -96,10 +95,7 @@ static DEFINE_PER_CPU(struct sem_grant_queue, sem_grant_queue);
 
 static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter);
 static void sem_run_grant(struct sem_waiter *waiter);
-static void sem_async_grant(struct sem_waiter *waiter, int status);
-static __always_inline bool sem_async_settle(struct semaphore *sem,
-					     struct sem_waiter *waiter,
-					     int status);
+static bool sem_async_queue(struct sem_async *req, int status);
 static unsigned int sem_fail_entries(struct semaphore *sem,
 				     unsigned long flags, bool unlink_sleepers)
 	__releases(&sem->lock);
@@ -169,7 +165,8 @@ static const struct debug_obj_descr sem_debug_descr = {
 
 /*
  * A queued entry is freed: dequeue it as sem_cancel() would, without
- * calling its grant function.  Tracking always ends.
+ * calling its grant function.  A request, tracked until its function
+ * starts, is cancelled as sem_async_cancel() would.  Tracking always ends.
  */
 static bool sem_waiter_debug_fixup_free(void *addr, enum debug_obj_state state)
 {
@@ -179,6 +176,12 @@ static bool sem_waiter_debug_fixup_free(void *addr, enum debug_obj_state state)
 
 	if (state != ODEBUG_STATE_ACTIVE)
 		return false;
+	if (waiter->async) {
+		if (!sem_async_cancel(container_of(waiter, struct sem_async,
+						   waiter)))
+			sem_debug_stop(waiter, &sem_waiter_debug_descr);
+		return true;
+	}
 	if (WARN_ON_ONCE(!sem)) {
 		/* Tracked but never queued: nothing to take off a list. */
 		sem_debug_stop(waiter, &sem_waiter_debug_descr);
@@ -229,16 +232,17 @@ static inline void sem_debug_entry(struct sem_waiter *waiter, bool queued)
 	else
 		sem_debug_stop(waiter, &sem_waiter_debug_descr);
 }
+
+/* A request initialised again: if still queued, the fixup dequeues it. */
+static inline void sem_debug_entry_init(struct sem_waiter *waiter)
+{
+	debug_object_free(waiter, &sem_waiter_debug_descr);
+}
 #else
 static inline void sem_debug_waiters(struct semaphore *sem, bool waiters) { }
 static inline void sem_debug_entry(struct sem_waiter *waiter, bool queued) { }
+static inline void sem_debug_entry_init(struct sem_waiter *waiter) { }
 #endif /* CONFIG_DEBUG_SEMAPHORE */
-
-/* The holder hint of a unit granted to the down_async() request @waiter. */
-static __always_inline unsigned long sem_async_holder(struct sem_waiter *waiter)
-{
-	return (unsigned long)container_of(waiter, struct sem_async, waiter)->func;
-}
 
 #ifdef CONFIG_DETECT_HUNG_TASK_BLOCKER
 /*
@@ -348,13 +352,12 @@ taken:
 /*
  * sem->lock held, before queueing a waiter: take a free unit (acquire), or
  * else set SEM_WAITERS, in one compare-and-exchange with the fast paths.
- * Inlined: an entry granted at once should cost little more than down().
  */
-static __always_inline bool sem_take_or_wait(struct semaphore *sem)
-	__must_hold(&sem->lock)
+static bool sem_take_or_wait(struct semaphore *sem)
 {
 	int c = atomic_read(&sem->count);
 
+	lockdep_assert_held(&sem->lock);
 	for (;;) {
 		if (c & SEM_COUNT_MAX) {
 			if (atomic_try_cmpxchg_acquire(&sem->count, &c, c - 1))
@@ -372,8 +375,8 @@ static __always_inline bool sem_take_or_wait(struct semaphore *sem)
 
 /* Queue @waiter behind every waiter of @sem; sem->lock held. */
 static void sem_enqueue(struct semaphore *sem, struct sem_waiter *waiter)
-	__must_hold(&sem->lock)
 {
+	lockdep_assert_held(&sem->lock);
 	if (sem->first_waiter) {
 		list_add_tail(&waiter->list, &sem->first_waiter->list);
 	} else {
@@ -384,8 +387,8 @@ static void sem_enqueue(struct semaphore *sem, struct sem_waiter *waiter)
 
 /* Clear SEM_WAITERS once the last waiter left; sem->lock held. */
 static void sem_waiter_gone(struct semaphore *sem)
-	__must_hold(&sem->lock)
 {
+	lockdep_assert_held(&sem->lock);
 	if (!sem->first_waiter && (atomic_read(&sem->count) & SEM_WAITERS)) {
 		atomic_andnot(SEM_WAITERS, &sem->count);
 		sem_debug_waiters(sem, false);
@@ -398,8 +401,8 @@ static void sem_waiter_gone(struct semaphore *sem)
  * not queued at all (a sleeper unlinked by the debug fixup): a no-op.
  */
 static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter)
-	__must_hold(&sem->lock)
 {
+	lockdep_assert_held(&sem->lock);
 	if (sem->first_waiter == waiter)
 		sem->first_waiter = list_empty(&waiter->list) ? NULL :
 				    list_next_entry(waiter, list);
@@ -410,11 +413,11 @@ static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter)
 /* Trace the queueing, with the queue's length; note the time for the grant. */
 static void sem_trace_queue(struct semaphore *sem, struct sem_waiter *waiter,
 			    bool async)
-	__must_hold(&sem->lock)
 {
 	unsigned int qlen = 1;
 	struct sem_waiter *w;
 
+	lockdep_assert_held(&sem->lock);
 	waiter->queued_ns = trace_sem_entry_grant_enabled() ? local_clock() : 0;
 	if (!trace_sem_entry_queue_enabled())
 		return;
@@ -647,9 +650,10 @@ static noinline int __sched __down_common(struct semaphore *sem, long state,
  */
 static struct sem_waiter *__up(struct semaphore *sem,
 			       struct wake_q_head *wake_q)
-	__must_hold(&sem->lock)
 {
 	struct sem_waiter *waiter;
+
+	lockdep_assert_held(&sem->lock);
 
 	while ((waiter = sem->first_waiter)) {
 		sem_dequeue(sem, waiter);
@@ -659,16 +663,16 @@ static struct sem_waiter *__up(struct semaphore *sem,
 			waiter->state = SEM_WAITER_DONE;
 			return NULL;
 		}
-		sem_debug_entry(waiter, false);
 		sem_trace_grant(sem, waiter);
-		if (waiter->grant != sem_async_grant) {
+		if (!waiter->async) {
+			sem_debug_entry(waiter, false);
 			sem_hint(sem, (unsigned long)waiter->grant);
 			waiter->status = 0;
 			WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
 			return waiter;
 		}
-		sem_hint(sem, sem_async_holder(waiter));
-		if (sem_async_settle(sem, waiter, 0))
+		if (sem_async_queue(container_of(waiter, struct sem_async,
+						 waiter), 0))
 			return NULL;
 		/* Its work could not be queued: the next waiter's unit. */
 	}
@@ -775,126 +779,24 @@ static void sem_run_grant(struct sem_waiter *waiter)
  * @grant: the function to call once a queued @waiter is settled
  *
  * Once is enough: the entry may be queued again once its grant function
- * was called, sem_cancel() removed it or down_entry() did not queue it.  An
- * entry queued, or settled with its grant function not yet called, is left
- * alone with a warning.
+ * was called, sem_cancel() removed it or down_entry() did not queue it.
+ * Not for an entry that is queued, or settled with its grant function not
+ * yet called: CONFIG_DEBUG_SEMAPHORE reports a queued one and dequeues it.
  *
  * Context: Any context.
  */
 void sem_waiter_init(struct sem_waiter *waiter, sem_grant_fn grant)
 {
-	unsigned int state = READ_ONCE(waiter->state);
-
-	if (WARN_ONCE(state == SEM_WAITER_QUEUED ||
-		      state == SEM_WAITER_GRANTING,
-		      "semaphore: initialising wait entry %p, which is queued or being granted\n",
-		      waiter))
-		return;
+	sem_debug_entry_init(waiter);
+	*waiter = (struct sem_waiter){ .grant = grant };
 	INIT_LIST_HEAD(&waiter->list);
-	waiter->grant = grant;
-	waiter->task = NULL;
-	waiter->status = 0;
-	waiter->sem = NULL;
-	waiter->queued_ns = 0;
-	waiter->state = SEM_WAITER_IDLE;
 }
 EXPORT_SYMBOL_GPL(sem_waiter_init);
 
-/* @state is read once: GRANTING turns DONE without the lock (both settled). */
-static bool sem_state_valid(unsigned int state)
+/* An entry of sem_waiter_init(): not a sleeper's, nor a request's. */
+static bool sem_waiter_valid(const struct sem_waiter *waiter)
 {
-	return state >= SEM_WAITER_IDLE && state <= SEM_WAITER_DONE;
-}
-
-static bool sem_waiter_valid(const struct sem_waiter *waiter,
-			     unsigned int state)
-{
-	return sem_state_valid(state) && waiter->grant && !waiter->task;
-}
-
-/*
- * Take a unit for @waiter (and queue the work of a request) or queue it.
- * Inlined into down_entry() and down_async(), each without the other's
- * checks: a request granted at once should cost little more than down().
- */
-static __always_inline int sem_queue_entry(struct semaphore *sem,
-					   struct sem_waiter *waiter,
-					   struct workqueue_struct *wq)
-{
-	unsigned int state;
-	unsigned long flags;
-	int ret;
-
-	raw_spin_lock_irqsave(&sem->lock, flags);
-	/* Acquire: pairs with the release of a grant on another lock. */
-	state = smp_load_acquire(&waiter->state);
-	/* down_async() checked ->grant; ->task catches a corrupt request. */
-	if (!sem_state_valid(state) || waiter->task ||
-	    (!wq && !waiter->grant)) {
-		ret = -EINVAL;
-	} else if (state == SEM_WAITER_QUEUED ||
-		   state == SEM_WAITER_GRANTING) {
-		ret = -EBUSY;
-	} else if (atomic_read(&sem->count) & SEM_SHUTDOWN) {
-		ret = -ESHUTDOWN;
-	} else if (wq && atomic_read(&container_of(waiter, struct sem_async,
-						   waiter)->cancelling)) {
-		ret = -ECANCELED;
-	} else if (wq && work_pending(&container_of(waiter, struct sem_async,
-						    waiter)->work)) {
-		/*
-		 * After the refusals above: cancel_work_sync() of a running
-		 * work item sets PENDING for a moment.
-		 */
-		ret = -EBUSY;
-	} else if (wq && container_of(waiter, struct sem_async, waiter)->wq &&
-		   container_of(waiter, struct sem_async, waiter)->wq != wq) {
-		/* Its function may still run there: runs would overlap. */
-		ret = -EXDEV;
-	} else {
-		if (wq)
-			container_of(waiter, struct sem_async, waiter)->wq = wq;
-		WRITE_ONCE(waiter->sem, sem);
-		if (sem_take_or_wait(sem)) {
-			ret = 0;
-			if (!wq) {
-				sem_hint_caller(sem);
-				WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
-			} else {
-				/* Before the work may run and free @waiter. */
-				sem_hint(sem, sem_async_holder(waiter));
-				if (!sem_async_settle(sem, waiter, 0)) {
-					/* Nobody waits: the unit is free again. */
-					sem_hint(sem, 0);
-					atomic_inc_return_release(&sem->count);
-					ret = -ECANCELED;
-				}
-			}
-		} else {
-			sem_enqueue(sem, waiter);
-			sem_trace_queue(sem, waiter, !!wq);
-			sem_debug_entry(waiter, true);
-			/*
-			 * Release: whoever sees QUEUED without sem->lock (a
-			 * sem_cancel() under another lock) also sees ->sem;
-			 * pairs with the acquire there.
-			 */
-			smp_store_release(&waiter->state, SEM_WAITER_QUEUED);
-			ret = -EINPROGRESS;
-		}
-	}
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-
-	WARN_ONCE(ret == -EINVAL,
-		  "semaphore %p: wait entry %p is not initialised\n",
-		  sem, waiter);
-	WARN_ONCE(ret == -EXDEV,
-		  "semaphore %p: request %p moved to another workqueue without sem_async_init()\n",
-		  sem, waiter);
-	WARN_ONCE(ret == -EBUSY,
-		  "semaphore %p: wait entry %p is queued, or being granted, or its work is pending\n",
-		  sem, waiter);
-	return ret;
+	return waiter->grant && !waiter->task && !waiter->async;
 }
 
 /**
@@ -914,58 +816,52 @@ static __always_inline int sem_queue_entry(struct semaphore *sem,
  * Return: 0 if the semaphore was acquired, -EINPROGRESS if @waiter was
  * queued, -ESHUTDOWN if sem_shutdown() was called on @sem.  With a warning:
  * -EBUSY if @waiter is already queued or being granted, -EINVAL if it was
- * not initialised with a grant function or is a down_async() request's.
+ * not initialised with a grant function.
  */
 int down_entry(struct semaphore *sem, struct sem_waiter *waiter)
-{
-	if (WARN_ONCE(waiter->grant == sem_async_grant,
-		      "semaphore %p: %s() of request %p: use down_async()\n",
-		      sem, __func__, waiter))
-		return -EINVAL;
-	return sem_queue_entry(sem, waiter, NULL);
-}
-EXPORT_SYMBOL_GPL(down_entry);
-
-/* @sync (sem_async_cancel_sync()): no warning for an idle @waiter. */
-static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
-			bool sync)
 {
 	unsigned int state;
 	unsigned long flags;
 	int ret;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	/*
-	 * Acquire: pairs with sem_queue_entry(): QUEUED comes with its ->sem,
-	 * also when its grant function just queued it on another semaphore.
-	 */
+	/* Acquire: pairs with the release of a grant on another lock. */
 	state = smp_load_acquire(&waiter->state);
-	if (!sem_waiter_valid(waiter, state)) {
+	if (!sem_waiter_valid(waiter)) {
 		ret = -EINVAL;
-	} else if (state == SEM_WAITER_IDLE) {
-		ret = -ENOENT;
-	} else if (READ_ONCE(waiter->sem) != sem) {
-		ret = -EINVAL;
-	} else if (state == SEM_WAITER_QUEUED) {
-		sem_debug_entry(waiter, false);
-		sem_dequeue(sem, waiter);
+	} else if (state == SEM_WAITER_QUEUED ||
+		   state == SEM_WAITER_GRANTING) {
+		ret = -EBUSY;
+	} else if (atomic_read(&sem->count) & SEM_SHUTDOWN) {
+		ret = -ESHUTDOWN;
+	} else if (sem_take_or_wait(sem)) {
+		sem_hint_caller(sem);
 		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
 		ret = 0;
 	} else {
-		ret = -EALREADY;
+		WRITE_ONCE(waiter->sem, sem);
+		sem_enqueue(sem, waiter);
+		sem_trace_queue(sem, waiter, false);
+		sem_debug_entry(waiter, true);
+		/*
+		 * Release: whoever sees QUEUED without sem->lock (a sem_cancel()
+		 * under another lock) also sees ->sem; pairs with the acquire
+		 * there.
+		 */
+		smp_store_release(&waiter->state, SEM_WAITER_QUEUED);
+		ret = -EINPROGRESS;
 	}
-	if (ret != -EINVAL)
-		trace_sem_entry_cancel(sem, waiter, ret);
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
 
-	WARN_ONCE(ret == -ENOENT && !sync,
-		  "semaphore %p: cancelling wait entry %p that is not queued\n",
-		  sem, waiter);
 	WARN_ONCE(ret == -EINVAL,
-		  "semaphore %p: cancelling wait entry %p of another semaphore or not initialised\n",
+		  "semaphore %p: wait entry %p is not initialised\n",
+		  sem, waiter);
+	WARN_ONCE(ret == -EBUSY,
+		  "semaphore %p: wait entry %p is queued or being granted\n",
 		  sem, waiter);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(down_entry);
 
 /**
  * sem_cancel - remove a queued wait entry
@@ -991,7 +887,41 @@ static int __sem_cancel(struct semaphore *sem, struct sem_waiter *waiter,
  */
 int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
 {
-	return __sem_cancel(sem, waiter, false);
+	unsigned int state;
+	unsigned long flags;
+	int ret;
+
+	raw_spin_lock_irqsave(&sem->lock, flags);
+	/*
+	 * Acquire: pairs with down_entry(): QUEUED comes with its ->sem,
+	 * also when its grant function just queued it on another semaphore.
+	 */
+	state = smp_load_acquire(&waiter->state);
+	if (!sem_waiter_valid(waiter)) {
+		ret = -EINVAL;
+	} else if (state == SEM_WAITER_IDLE) {
+		ret = -ENOENT;
+	} else if (READ_ONCE(waiter->sem) != sem) {
+		ret = -EINVAL;
+	} else if (state == SEM_WAITER_QUEUED) {
+		sem_debug_entry(waiter, false);
+		sem_dequeue(sem, waiter);
+		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
+		ret = 0;
+	} else {
+		ret = -EALREADY;
+	}
+	if (ret != -EINVAL)
+		trace_sem_entry_cancel(sem, waiter, ret);
+	raw_spin_unlock_irqrestore(&sem->lock, flags);
+
+	WARN_ONCE(ret == -ENOENT,
+		  "semaphore %p: cancelling wait entry %p that is not queued\n",
+		  sem, waiter);
+	WARN_ONCE(ret == -EINVAL,
+		  "semaphore %p: cancelling wait entry %p of another semaphore or not initialised\n",
+		  sem, waiter);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(sem_cancel);
 
@@ -1003,8 +933,7 @@ EXPORT_SYMBOL_GPL(sem_cancel);
  * As sem_cancel(), then waits until a grant function settled for @waiter
  * has returned (del_timer_sync() for a wait entry).  On return the entry is
  * not queued and its grant function does not run, unless that queued it
- * again: an owner whose grant function may do so must stop that first.  A
- * down_async() request is passed on to sem_async_cancel_sync().
+ * again: an owner whose grant function may do so must stop that first.
  *
  * Context: Process context; sleeps (an RCU grace period).  Must not be
  * called from a grant function or with a lock held that one takes.
@@ -1014,18 +943,13 @@ int sem_cancel_sync(struct semaphore *sem, struct sem_waiter *waiter)
 {
 	int ret;
 
-	if (waiter->grant == sem_async_grant)
-		return sem_async_cancel_sync(sem, container_of(waiter,
-						struct sem_async, waiter));
-
 	might_sleep();
 	ret = sem_cancel(sem, waiter);
 	/*
 	 * A settled grant function runs with preemption disabled from the
 	 * decision to its return, also when deferred: a grace period covers it.
 	 */
-	if (ret == 0 || ret == -EALREADY)
-		synchronize_rcu();
+	synchronize_rcu();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(sem_cancel_sync);
@@ -1058,13 +982,14 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 			sleepers++;
 			continue;
 		}
-		sem_debug_entry(waiter, false);
 		trace_sem_entry_shutdown(sem, waiter);
-		if (waiter->grant == sem_async_grant) {
+		if (waiter->async) {
 			list_del(&waiter->list);
-			sem_async_settle(sem, waiter, -ESHUTDOWN);
+			sem_async_queue(container_of(waiter, struct sem_async,
+						     waiter), -ESHUTDOWN);
 			continue;
 		}
+		sem_debug_entry(waiter, false);
 		list_move_tail(&waiter->list, &failed);
 		waiter->status = -ESHUTDOWN;
 		WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
@@ -1082,49 +1007,21 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 	return sleepers;
 }
 
-/*
- * Settle @waiter's request with @status and queue its work, under sem->lock.
- * False if it cannot be queued (disabled, or queued by hand): @waiter is
- * left idle with -ECANCELED and the caller owns the grant's unit.
- */
-static __always_inline bool sem_async_settle(struct semaphore *sem,
-					     struct sem_waiter *waiter,
-					     int status)
-	__must_hold(&sem->lock)
-{
-	struct sem_async *req = container_of(waiter, struct sem_async, waiter);
-
-	WRITE_ONCE(waiter->status, status);
-	/* Lockless checks must not see DONE before the work is pending. */
-	WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
-	/* Orders the status before the work function (see queue_work()). */
-	if (likely(queue_work(req->wq, &req->work))) {
-		/* Pairs with the acquire of sem_async_workfn(). */
-		smp_store_release(&waiter->state, SEM_WAITER_DONE);
-		return true;
-	}
-	WRITE_ONCE(waiter->status, -ECANCELED);
-	WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
-	WARN_ONCE(!atomic_read(&req->cancelling),
-		  "semaphore %p: work of request %p cannot be queued\n",
-		  sem, req);
-	return false;
-}
-
 /**
  * sem_shutdown - fail every queued wait entry of a semaphore
  * @sem: the semaphore
  *
- * Marks @sem shut down and settles every queued entry with -ESHUTDOWN: grant
- * functions are called, down_async() requests have their work queued with
- * that status (-ECANCELED, no work, if it is disabled).  Later down_entry()
- * and down_async() return -ESHUTDOWN; down(), down_trylock() and up() work
- * as before.  Queued sleepers are a caller bug (a warning; up() wakes
- * them).  sema_init() clears the state once nobody uses @sem.  It waits
- * for nothing: before freeing @sem or the requests, wait for their work as
- * for any work item (flush_workqueue(), destroy_workqueue(), or
- * cancel_work_sync() of each, then up() for a taken-back grant of status
- * 0) and for grant functions on other CPUs (sem_cancel_sync()).
+ * Marks @sem shut down and settles every queued entry with -ESHUTDOWN:
+ * grant functions are called, down_async() requests have their function
+ * queued with that status.  Later down_entry() returns -ESHUTDOWN and
+ * down_async() queues the function with -ESHUTDOWN at once; down(),
+ * down_trylock() and up() work as before.  Queued sleepers are a caller
+ * bug (a warning; up() wakes them).  sema_init() clears the state once
+ * nobody uses @sem.  It waits for nothing: stop submitting requests (their
+ * functions may still resubmit them), then wait for the functions with
+ * destroy_workqueue() or sem_async_cancel_sync() of each, and for grant
+ * functions on other CPUs with sem_cancel_sync(), before freeing.  A grant
+ * to a workqueue being drained is lost, as queue_work() warns.
  *
  * Context: Any context; does not sleep.
  */
@@ -1141,222 +1038,207 @@ void sem_shutdown(struct semaphore *sem)
 }
 EXPORT_SYMBOL_GPL(sem_shutdown);
 
+/*
+ * down_async() requests, bound at init to a semaphore (->waiter.sem), a
+ * workqueue and a function.  A request is queued on the semaphore, or
+ * granted (->status holds the grant's status until the work function takes
+ * it), or idle (->status is SEM_ASYNC_IDLE).  The workqueue keeps the rest:
+ * whether the work is pending or running; runs never overlap.
+ */
+#define SEM_ASYNC_IDLE	1
+
+/*
+ * Grant @req with @status and queue its work, in one step under sem->lock
+ * (then the pool's lock and the scheduler's).  False, with a warning and
+ * @req idle, if its work item was queued or disabled by hand.
+ */
+static bool sem_async_queue(struct sem_async *req, int status)
+{
+	struct semaphore *sem = req->waiter.sem;
+
+	lockdep_assert_held(&sem->lock);
+	req->waiter.state = SEM_WAITER_IDLE;
+	if (!status)
+		sem_hint(sem, (unsigned long)req->func);
+	WRITE_ONCE(req->status, status);
+	/* queue_work() orders @status before the work function reads it. */
+	if (likely(queue_work(req->wq, &req->work)))
+		return true;
+	WRITE_ONCE(req->status, SEM_ASYNC_IDLE);
+	sem_debug_entry(&req->waiter, false);
+	WARN_ONCE(1, "semaphore %p: work of request %p cannot be queued\n",
+		  sem, req);
+	return false;
+}
+
+/* The work function of every request: its function, with the grant's status. */
 static void sem_async_workfn(struct work_struct *work)
 {
-	struct sem_async *req = to_sem_async(work);
-	struct semaphore *sem;
+	struct sem_async *req = container_of(work, struct sem_async, work);
+	struct semaphore *sem = req->waiter.sem;
+	int status;
 
-	/* Its grant (another CPU, interrupts off) has yet to mark it DONE. */
-	while (smp_load_acquire(&req->waiter.state) == SEM_WAITER_GRANTING)
-		cpu_relax();
-	sem = READ_ONCE(req->waiter.sem);
-	trace_sem_async_work_start(sem, req, sem_async_status(req));
-	req->func(work);
+	sem_debug_entry(&req->waiter, false);
+	/*
+	 * From here on down_async() accepts @req again, and @status is this
+	 * run's.  Fully ordered, as the workqueue's clearing of PENDING: the
+	 * stores of a caller that down_async() refused are seen by this run.
+	 */
+	status = xchg(&req->status, SEM_ASYNC_IDLE);
+	trace_sem_async_work_start(sem, req, status);
+	req->func(req, status);
 	/* @req may have been freed by now. */
 	trace_sem_async_work_end(sem, req);
 }
 
-/*
- * Marks the entry of a down_async() request; never called.
- */
-static void sem_async_grant(struct sem_waiter *waiter, int status)
+/* sem_async_init(), with the lockdep key of its call site. */
+void __sem_async_init(struct sem_async *req, struct semaphore *sem,
+		      struct workqueue_struct *wq, sem_async_fn func,
+		      struct lock_class_key *key)
 {
-	WARN_ONCE(1, "semaphore: grant function of request %p called\n",
-		  waiter);
-}
-
-/*
- * Whether @req is queued, or its work pending: not to be initialised.
- */
-static bool sem_async_busy(struct sem_async *req)
-{
-	unsigned int state = READ_ONCE(req->waiter.state);
-
-	return WARN_ONCE(state == SEM_WAITER_QUEUED ||
-			 state == SEM_WAITER_GRANTING ||
-			 (state == SEM_WAITER_DONE && (work_pending(&req->work) ||
-				atomic_read(&req->cancelling))),
-			 "semaphore: request %p is queued, pending or being cancelled\n",
-			 req);
-}
-
-static bool sem_async_init_common(struct sem_async *req, work_func_t func)
-{
-	if (sem_async_busy(req))
-		return false;
-	sem_waiter_init(&req->waiter, sem_async_grant);
+	sem_debug_entry_init(&req->waiter);
+	req->waiter = (struct sem_waiter){ .async = true, .sem = sem };
+	INIT_LIST_HEAD(&req->waiter.list);
+	req->wq = wq;
 	req->func = func;
-	req->wq = NULL;
+	req->status = SEM_ASYNC_IDLE;
 	atomic_set(&req->cancelling, 0);
-	return true;
+	__INIT_WORK_KEY(&req->work, sem_async_workfn, false, key);
 }
+EXPORT_SYMBOL_GPL(__sem_async_init);
 
 /**
- * sem_async_init - initialise a down_async() request
- * @req: the request
- * @func: the work function to run once the request is settled
- *
- * Not needed between submissions.  A request queued, or with its work
- * pending, is left alone with a warning; as for any work item, do not
- * initialise it while its work function runs, unless that freed it.
- *
- * Context: Any context.
- */
-void sem_async_init(struct sem_async *req, work_func_t func)
-{
-	if (sem_async_init_common(req, func))
-		INIT_WORK(&req->work, sem_async_workfn);
-}
-EXPORT_SYMBOL_GPL(sem_async_init);
-
-/**
- * sem_async_init_onstack - sem_async_init() for a request on the stack
- * @req: the request, to pass to sem_async_destroy_onstack() before returning
- * @func: the work function to run once the request is settled
- *
- * Context: Any context.
- */
-void sem_async_init_onstack(struct sem_async *req, work_func_t func)
-{
-	if (sem_async_init_common(req, func))
-		INIT_WORK_ONSTACK(&req->work, sem_async_workfn);
-}
-EXPORT_SYMBOL_GPL(sem_async_init_onstack);
-
-/**
- * sem_async_destroy_onstack - end the life of a request on the stack
- * @req: a request of sem_async_init_onstack(), idle (cancelled or flushed)
- *
- * Context: Any context.
- */
-void sem_async_destroy_onstack(struct sem_async *req)
-{
-	sem_async_busy(req);
-	destroy_work_on_stack(&req->work);
-}
-EXPORT_SYMBOL_GPL(sem_async_destroy_onstack);
-
-/**
- * down_async - acquire the semaphore from a work item
- * @sem: the semaphore to be acquired
+ * down_async - acquire the semaphore for a request's function
  * @req: a request initialised with sem_async_init()
- * @wq: the workqueue to run the request's work function on
  *
- * down() without waiting: take a free unit and queue the work, or queue
- * @req behind every earlier waiter; the up() that hands it a unit queues
- * the work under the lock, and the work is then the workqueue's.  The work
- * function checks sem_async_status(), must release a unit with up(), and may
- * resubmit @req to the same @wq: runs never overlap, an ordered @wq keeps
- * grant order.  A request keeps the @wq of its first submission until
- * sem_async_init().  Do not drain or destroy @wq while a request on it may
- * be granted (sem_shutdown() first): queue_work() would warn and lose the
- * work.  If the work cannot be queued (disabled, or queued by hand), the
- * grant warns, passes its unit on and leaves @req idle with -ECANCELED.
+ * down() without waiting: take a free unit and queue the request's
+ * function, or queue @req behind every earlier waiter, for the up() that
+ * hands it a unit.  The function runs once per submission, with status 0
+ * (it holds a unit and sees the stores made before the up() that released
+ * it) or -ESHUTDOWN (no unit).  It may submit @req again: runs never
+ * overlap, and an ordered workqueue keeps grant order.
  *
  * Context: Any context; does not sleep.
- * Return: 0 if the unit was taken and the work queued; -EINPROGRESS if
- * @req was queued; -ESHUTDOWN if @sem was shut down; -ECANCELED (nothing
- * taken or queued) if sem_async_cancel_sync() runs for @req or the work
- * could not be queued.  With a warning, nothing taken: -EBUSY if @req is
- * queued or its work pending, -EXDEV if it was submitted to another @wq
- * and not initialised since, -EINVAL if not initialised or @wq is %NULL.
+ * Return: %true if @req was submitted; %false if its function has not
+ * started for the last submission (that run sees this caller's stores), or
+ * sem_async_cancel_sync() runs for it, as queue_work() would.
  */
-int down_async(struct semaphore *sem, struct sem_async *req,
-	       struct workqueue_struct *wq)
+bool down_async(struct sem_async *req)
 {
-	if (WARN_ONCE(req->waiter.grant != sem_async_grant || !wq,
-		      "semaphore %p: bad %s() request %p\n", sem, __func__, req))
-		return -EINVAL;
-	return sem_queue_entry(sem, &req->waiter, wq);
+	struct semaphore *sem = req->waiter.sem;
+	bool give_back = false, ret = false;
+	unsigned long flags;
+
+	if (WARN_ON_ONCE(!sem))
+		return false;
+	raw_spin_lock_irqsave(&sem->lock, flags);
+	/* Pairs with the xchg() of sem_async_workfn() for a refused call. */
+	smp_mb__after_spinlock();
+	if (atomic_read(&req->cancelling) ||
+	    req->waiter.state == SEM_WAITER_QUEUED ||
+	    READ_ONCE(req->status) != SEM_ASYNC_IDLE)
+		goto unlock;
+	sem_debug_entry(&req->waiter, true);
+	if (atomic_read(&sem->count) & SEM_SHUTDOWN) {
+		ret = sem_async_queue(req, -ESHUTDOWN);
+	} else if (sem_take_or_wait(sem)) {
+		ret = sem_async_queue(req, 0);
+		give_back = !ret;
+	} else {
+		sem_enqueue(sem, &req->waiter);
+		sem_trace_queue(sem, &req->waiter, true);
+		req->waiter.state = SEM_WAITER_QUEUED;
+		ret = true;
+	}
+unlock:
+	raw_spin_unlock_irqrestore(&sem->lock, flags);
+	if (give_back)
+		up(sem);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(down_async);
 
 /**
  * sem_async_cancel - cancel a down_async() request, without waiting
- * @sem: the semaphore @req was last submitted to
  * @req: the request
  *
- * Settles, under the semaphore's lock, whether @req is removed or was
- * already granted.  After -EALREADY, flush_work(&req->work) waits for the
- * function; if cancel_work_sync(&req->work) returns true, it will not run
- * for that grant and the owner holds its unit if sem_async_status() is 0,
- * to give back with up() (@req stays granted until submitted or initialised
- * again).  If the function may resubmit @req, use sem_async_cancel_sync().
+ * Takes @req off its semaphore if it waits there, or takes its function's
+ * pending work back and gives the unit of that grant back, as cancel_work().
+ * A function that already runs is not waited for.
  *
- * Context: Any context; does not sleep.
- * Return: 0 if @req was removed: its function will not run for it and no
- * unit is held; -EALREADY if it was granted (or failed by sem_shutdown()):
- * its work is queued, running or done.  With a warning: -ENOENT if @req is
- * idle, -EINVAL if it is queued on another semaphore or not initialised.
+ * Context: Any context; does not sleep.  A unit given back may be granted
+ * to the next waiter: not under a lock that a grant function takes.
+ * Return: %true if the function will not run for the last submission;
+ * %false if it runs or ran for it, or @req was not submitted.
  */
-int sem_async_cancel(struct semaphore *sem, struct sem_async *req)
+bool sem_async_cancel(struct sem_async *req)
 {
-	return sem_cancel(sem, &req->waiter);
+	struct semaphore *sem = req->waiter.sem;
+	unsigned long flags;
+	bool queued;
+
+	raw_spin_lock_irqsave(&sem->lock, flags);
+	queued = req->waiter.state == SEM_WAITER_QUEUED;
+	if (queued) {
+		sem_dequeue(sem, &req->waiter);
+		req->waiter.state = SEM_WAITER_IDLE;
+	}
+	raw_spin_unlock_irqrestore(&sem->lock, flags);
+	/* Granted: ->status is that grant's until the work function runs. */
+	if (!queued) {
+		if (READ_ONCE(req->status) == SEM_ASYNC_IDLE ||
+		    !cancel_work(&req->work))
+			return false;
+		if (!xchg(&req->status, SEM_ASYNC_IDLE))
+			up(sem);
+	}
+	sem_debug_entry(&req->waiter, false);
+	trace_sem_entry_cancel(sem, &req->waiter, 0);
+	return true;
 }
 EXPORT_SYMBOL_GPL(sem_async_cancel);
 
-/* cancel_work_sync() took back the work of @req's grant: give its unit back. */
-static int sem_async_take_back(struct semaphore *sem, struct sem_async *req)
-{
-	unsigned long flags;
-	int status;
-
-	if (WARN_ONCE(READ_ONCE(req->waiter.sem) != sem,
-		      "semaphore %p: request %p was submitted to another semaphore\n",
-		      sem, req)) {
-		WARN_ON_ONCE(!queue_work(req->wq, &req->work));
-		return -EINVAL;
-	}
-	raw_spin_lock_irqsave(&sem->lock, flags);
-	status = req->waiter.status;
-	WRITE_ONCE(req->waiter.state, SEM_WAITER_IDLE);
-	trace_sem_entry_cancel(sem, &req->waiter, 0);
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-	if (!status)
-		up(sem);
-	return 0;
-}
-
 /**
  * sem_async_cancel_sync - cancel a down_async() request and wait for it
- * @sem: the semaphore @req was last submitted to
  * @req: the request
  *
- * Dequeues @req, or takes its pending work back and gives its unit back,
- * or waits for its running function, as cancel_work_sync().  Meanwhile
- * down_async() refuses @req (-ECANCELED).  On return @req is idle and holds
- * no unit: it may be freed.
+ * As sem_async_cancel(), then waits for a running function, as
+ * cancel_work_sync(); meanwhile down_async() refuses @req, also from its
+ * function.  On return @req is idle and holds no unit: it may be freed or
+ * initialised again.
  *
- * Context: Process context; sleeps.  Not from @req's work function, nor
- * with a lock held that it takes, nor twice at once for @req (a warning).
- * Return: 0 if the function will not run for the last submission (removed,
- * or its work taken back); -EALREADY if it ran; -ENOENT if @req was idle;
- * -EINVAL (a warning, nothing done) if queued elsewhere or not initialised.
+ * Context: Process context; sleeps.  Not from @req's function (a warning,
+ * and no wait), nor holding a lock that the function takes.  Calls may
+ * overlap: @req is idle once the last returned.
+ * Return: as sem_async_cancel().
  */
-int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req)
+bool sem_async_cancel_sync(struct sem_async *req)
 {
-	int ret;
+	bool ret;
 
 	might_sleep();
-	/*
-	 * Fully ordered: a down_async() of @req that locks @sem after the
-	 * look below refuses it; one before it is what the look finds.
-	 */
-	WARN_ONCE(atomic_inc_return(&req->cancelling) > 1,
-		  "semaphore %p: concurrent %s() of request %p\n",
-		  sem, __func__, req);
-	ret = __sem_cancel(sem, &req->waiter, true);
-	if (ret != -EINVAL && cancel_work_sync(&req->work))
-		ret = sem_async_take_back(sem, req);
-	/* The function moved @req to another semaphore before it saw us. */
-	if (ret != -EINVAL &&
-	    WARN_ONCE(work_pending(&req->work) ||
-		      (READ_ONCE(req->waiter.state) != SEM_WAITER_IDLE &&
-		       READ_ONCE(req->waiter.sem) != sem),
-		      "semaphore %p: request %p was submitted to another semaphore\n",
-		      sem, req))
-		ret = -EINVAL;
+	/* Seen by every down_async() that locks sem->lock after our cancel. */
+	atomic_inc(&req->cancelling);
+	ret = sem_async_cancel(req);
+	if (!WARN_ON_ONCE(!in_task() || current_work() == &req->work))
+		flush_work(&req->work);
 	atomic_dec(&req->cancelling);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(sem_async_cancel_sync);
+
+/**
+ * sem_async_flush - wait for the function of a granted request
+ * @req: the request
+ *
+ * Waits until the function has returned for the last grant of @req, as
+ * flush_work(); a request still waiting on its semaphore is not waited for.
+ *
+ * Context: Process context; sleeps.  Not from @req's function.
+ * Return: %true if it waited.
+ */
+bool sem_async_flush(struct sem_async *req)
+{
+	return flush_work(&req->work);
+}
+EXPORT_SYMBOL_GPL(sem_async_flush);

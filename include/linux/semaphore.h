@@ -22,6 +22,7 @@ struct sem_waiter;
 /*
  * Please don't access any members directly.  ->count: bits 0-29 free units,
  * bit 30 someone waits, bit 31 shut down; ->first_waiter: a circular list.
+ * 16 bytes on 64-bit, 24 with CONFIG_DETECT_HUNG_TASK_BLOCKER.
  */
 struct semaphore {
 	atomic_t		count;
@@ -131,29 +132,31 @@ extern void up(struct semaphore *sem);
  * @status: 0 if the caller now holds one unit, to release with up(); or
  *	-ESHUTDOWN (no unit) from sem_shutdown() or CONFIG_DEBUG_SEMAPHORE
  *
- * Runs exactly once per queued entry, unlocked, with preemption disabled,
- * in the context (maybe hard interrupt) of the up() or sem_shutdown() that
- * settled it, before that returns, or right after a grant function that
- * runs on the same CPU: they do not nest.  Must not sleep (nor take a
- * spinlock_t on PREEMPT_RT).  Once called, it may free or requeue @waiter.
+ * Runs once per queued entry, unlocked, with preemption disabled, in the
+ * context (maybe hard interrupt) of the up() or sem_shutdown() that settled
+ * it, or right after a grant function running on that CPU: they do not
+ * nest.  Must not sleep (nor take a spinlock_t on PREEMPT_RT).  Once
+ * called, it may free or requeue @waiter.
  */
 typedef void (*sem_grant_fn)(struct sem_waiter *waiter, int status);
 
 /**
  * struct sem_waiter - a wait entry of a semaphore (private members)
  * @list: link in the semaphore's circular FIFO list of waiters
- * @grant: grant function of an asynchronous entry, %NULL for a sleeper
+ * @grant: grant function of a down_entry() entry
  * @task: the sleeping task of a synchronous entry, %NULL otherwise
  * @state: where the entry is in its life
+ * @async: the entry of a down_async() request
  * @status: the status passed to @grant
- * @sem: the semaphore the entry was last queued on
+ * @sem: the semaphore the entry was last queued on, or a request's
  * @queued_ns: local_clock() at queueing, while sem_entry_grant is traced
  */
 struct sem_waiter {
 	struct list_head	list;
 	sem_grant_fn		grant;
 	struct task_struct	*task;
-	unsigned int		state;
+	unsigned char		state;
+	bool			async;
 	int			status;
 	struct semaphore	*sem;
 	u64			queued_ns;
@@ -165,52 +168,62 @@ int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter);
 int sem_cancel_sync(struct semaphore *sem, struct sem_waiter *waiter);
 void sem_shutdown(struct semaphore *sem);
 
+struct sem_async;
+
+/**
+ * typedef sem_async_fn - the function of a down_async() request
+ * @req: the request
+ * @status: this run's: 0 if it holds one unit, to release with up();
+ *	-ESHUTDOWN (no unit) if sem_shutdown() failed the request
+ *
+ * Runs on the request's workqueue once per submission not cancelled.  It
+ * may submit @req again, or free it.
+ */
+typedef void (*sem_async_fn)(struct sem_async *req, int status);
+
 /**
  * struct sem_async - a down_async() request (private members)
- * @waiter: the wait entry queued on the semaphore
- * @work: queued on @wq with the grant, under the semaphore's lock
- * @func: the caller's work function
- * @wq: the workqueue @work is queued on
- * @cancelling: non-zero while sem_async_cancel_sync() runs for the
- *	request (one call at a time); down_async() refuses it meanwhile
+ * @waiter: queued on the request's semaphore (->sem) while it waits
+ * @work: queued on @wq by the grant, under the semaphore's lock
+ * @wq: the workqueue the function runs on
+ * @func: the function
+ * @status: the status of the grant whose work is pending
+ * @cancelling: sem_async_cancel_sync() calls running for the request
  */
 struct sem_async {
 	struct sem_waiter	waiter;
 	struct work_struct	work;
-	work_func_t		func;
 	struct workqueue_struct	*wq;
+	sem_async_fn		func;
+	int			status;
 	atomic_t		cancelling;
 };
 
-void sem_async_init(struct sem_async *req, work_func_t func);
-void sem_async_init_onstack(struct sem_async *req, work_func_t func);
-void sem_async_destroy_onstack(struct sem_async *req);
-int __must_check down_async(struct semaphore *sem, struct sem_async *req,
-			    struct workqueue_struct *wq);
-int sem_async_cancel(struct semaphore *sem, struct sem_async *req);
-int sem_async_cancel_sync(struct semaphore *sem, struct sem_async *req);
+void __sem_async_init(struct sem_async *req, struct semaphore *sem,
+		      struct workqueue_struct *wq, sem_async_fn func,
+		      struct lock_class_key *key);
 
 /**
- * to_sem_async - the request that a down_async() work function runs for
- * @work: the work item passed to the work function
- * Return: the struct sem_async that embeds @work.
+ * sem_async_init - initialise a down_async() request
+ * @req: the request: not submitted, or made idle by sem_async_cancel_sync()
+ * @sem: the semaphore it acquires
+ * @wq: the workqueue its function runs on
+ * @func: the function
+ *
+ * Binds @req for its life; to change a binding, make @req idle and
+ * initialise it again.  As INIT_WORK(), each call site gets its own
+ * lockdep class.
  */
-static inline struct sem_async *to_sem_async(struct work_struct *work)
-{
-	return container_of(work, struct sem_async, work);
-}
+#define sem_async_init(req, sem, wq, func)				\
+	do {								\
+		static struct lock_class_key __key;			\
+									\
+		__sem_async_init(req, sem, wq, func, &__key);		\
+	} while (0)
 
-/**
- * sem_async_status - how a down_async() request was settled
- * @req: the request, from the work function; read the status before
- *	submitting @req again, as the next grant sets it anew
- * Return: 0 if the work function holds one unit, to release with up();
- * -ESHUTDOWN if sem_shutdown() failed the request, or -ECANCELED if its
- * grant could not queue the work (disabled, or queued by hand): no unit.
- */
-static inline int sem_async_status(const struct sem_async *req)
-{
-	return READ_ONCE(req->waiter.status);
-}
+bool down_async(struct sem_async *req);
+bool sem_async_cancel(struct sem_async *req);
+bool sem_async_cancel_sync(struct sem_async *req);
+bool sem_async_flush(struct sem_async *req);
 
 #endif /* __LINUX_SEMAPHORE_H */

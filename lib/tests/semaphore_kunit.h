@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Helpers shared by the semaphore KUnit suites: kernel threads that take
- * a semaphore with one of the sleeping down() calls, and bounded waits
- * for them.  Only the classic semaphore API is used here, so that the
- * classic suite also runs on kernels without the generic semaphore.
+ * Helpers of the semaphore KUnit suites.  Only the classic API: the classic
+ * suite also runs on kernels without the generic semaphore.
  */
 #ifndef _LIB_TESTS_SEMAPHORE_KUNIT_H
 #define _LIB_TESTS_SEMAPHORE_KUNIT_H
@@ -18,42 +16,31 @@
 #include <linux/sched/task.h>
 #include <linux/semaphore.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
-/*
- * The initial count of a semaphore with no free unit.  The suites need
- * such semaphores to queue waiters on; they are not completions.
- */
+/* A semaphore with no free unit, to queue waiters on (not a completion). */
 #define SEM_TEST_NO_UNITS	0
 
 /* Upper bound of every wait in the suites, so that a bug fails, not hangs. */
 #define SEM_TEST_WAIT		(5 * HZ)
 
 enum sem_test_op {
-	SEM_TEST_DOWN,
-	SEM_TEST_INTERRUPTIBLE,
-	SEM_TEST_KILLABLE,
-	SEM_TEST_TIMEOUT,
+	SEM_TEST_DOWN, SEM_TEST_INTERRUPTIBLE, SEM_TEST_KILLABLE, SEM_TEST_TIMEOUT,
 };
 
 /*
- * A kernel thread that calls one down() variant on @sem.  If @hold is
- * set and the call succeeds, it keeps the unit until @release completes,
- * then calls up().  Allocated with kzalloc() and freed by
- * sem_test_thread_put() only once the thread has finished, so that a
- * thread stuck in a broken semaphore never touches freed memory.
+ * A kernel thread that calls one down() variant on @sem; with @hold, it
+ * keeps the unit until @release, then up()s it.  Freed only once the
+ * thread finished: a thread stuck in a broken semaphore is leaked.
  */
 struct sem_test_thread {
 	struct semaphore	*sem;
 	enum sem_test_op	op;
 	long			timeout;
-	bool			hold;
-	int			ret;
-	int			seq_no;
-	bool			entered;
+	bool			hold, entered;
+	int			ret, seq_no;
 	atomic_t		*seq;
-	struct completion	returned;
-	struct completion	release;
-	struct completion	done;
+	struct completion	returned, release, done;
 	struct task_struct	*task;
 };
 
@@ -64,27 +51,19 @@ static int sem_test_threadfn(void *data)
 
 	allow_signal(SIGUSR1);
 	allow_signal(SIGKILL);
-
 	WRITE_ONCE(t->entered, true);
-	switch (t->op) {
-	case SEM_TEST_DOWN:
+	if (t->op == SEM_TEST_DOWN)
 		down(t->sem);
-		break;
-	case SEM_TEST_INTERRUPTIBLE:
+	else if (t->op == SEM_TEST_INTERRUPTIBLE)
 		ret = down_interruptible(t->sem);
-		break;
-	case SEM_TEST_KILLABLE:
+	else if (t->op == SEM_TEST_KILLABLE)
 		ret = down_killable(t->sem);
-		break;
-	case SEM_TEST_TIMEOUT:
+	else
 		ret = down_timeout(t->sem, t->timeout);
-		break;
-	}
 	if (!ret && t->seq)
 		t->seq_no = atomic_inc_return(t->seq);
 	t->ret = ret;
 	complete(&t->returned);
-
 	if (!ret && t->hold) {
 		wait_for_completion_timeout(&t->release, SEM_TEST_WAIT);
 		up(t->sem);
@@ -93,7 +72,7 @@ static int sem_test_threadfn(void *data)
 	return 0;
 }
 
-/* Create the thread; it runs once sem_test_thread_start() is called. */
+/* Create the thread; it runs once woken up. */
 static inline struct sem_test_thread *
 sem_test_thread_create(struct kunit *test, struct semaphore *sem,
 		       enum sem_test_op op, long timeout, bool hold)
@@ -120,11 +99,6 @@ sem_test_thread_create(struct kunit *test, struct semaphore *sem,
 	return t;
 }
 
-static inline void sem_test_thread_start(struct sem_test_thread *t)
-{
-	wake_up_process(t->task);
-}
-
 /* True once the thread returned from its down() call. */
 static inline bool sem_test_returned(struct sem_test_thread *t)
 {
@@ -137,11 +111,8 @@ static inline bool sem_test_wait_returned(struct sem_test_thread *t)
 }
 
 /*
- * Wait until the thread sleeps inside its down() call, that is, it is
- * queued on the semaphore: the down() family sets the task state after
- * queueing the waiter and before dropping the semaphore's lock.  Only a
- * sleeping state counts: a task being woken is in TASK_WAKING, which is
- * not TASK_RUNNING either.
+ * Wait until the thread sleeps in down(), so is queued: the state is set
+ * under the semaphore's lock, after queueing (TASK_WAKING does not count).
  */
 static inline bool sem_test_wait_queued(struct sem_test_thread *t)
 {
@@ -167,16 +138,15 @@ sem_test_thread_run_queued(struct kunit *test, struct semaphore *sem,
 	struct sem_test_thread *t;
 
 	t = sem_test_thread_create(test, sem, op, timeout, hold);
-	sem_test_thread_start(t);
+	wake_up_process(t->task);
 	KUNIT_EXPECT_TRUE_MSG(test, sem_test_wait_queued(t),
 			      "thread did not block in down()");
 	return t;
 }
 
 /*
- * Let a holding thread release its unit and wait for the thread to end.
- * A thread still stuck in down() is given units with up() until it
- * leaves; if it still does not finish it is leaked, not freed.
+ * Let the thread release its unit and end; one still in down() is given
+ * units with up() until it leaves, else it is leaked.
  */
 static inline void sem_test_thread_put(struct kunit *test,
 				       struct sem_test_thread *t)
@@ -199,6 +169,70 @@ static inline void sem_test_thread_put(struct kunit *test,
 	}
 	put_task_struct(t->task);
 	kfree(t);
+}
+
+/* Wait for @c at most SEM_TEST_WAIT: a stuck case fails, it does not hang. */
+static inline bool sem_test_done(struct completion *c)
+{
+	return wait_for_completion_timeout(c, SEM_TEST_WAIT);
+}
+
+static inline void sem_test_destroy_wq(void *wq)
+{
+	destroy_workqueue(wq);
+}
+
+/* A workqueue for the case, ordered or unbound, drained when it ends. */
+static inline struct workqueue_struct *sem_test_wq(struct kunit *test,
+						   bool ordered)
+{
+	struct workqueue_struct *wq;
+
+	wq = ordered ? alloc_ordered_workqueue("sem_test_ordered", 0) :
+		       alloc_workqueue("sem_test_unbound", WQ_UNBOUND, 0);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sem_test_destroy_wq, wq), 0);
+	return wq;
+}
+
+/* A work item that keeps an ordered workqueue busy until released. */
+struct sem_test_blocker {
+	struct work_struct	work;
+	struct completion	running, release;
+};
+
+static inline void sem_test_blocker_fn(struct work_struct *work)
+{
+	struct sem_test_blocker *b = container_of(work, struct sem_test_blocker,
+						  work);
+
+	complete(&b->running);
+	wait_for_completion_timeout(&b->release, SEM_TEST_WAIT);
+}
+
+/* Release the workqueue (at the latest when the case ends). */
+static inline void sem_test_unblock(void *blocker)
+{
+	struct sem_test_blocker *b = blocker;
+
+	complete(&b->release);
+	flush_work(&b->work);
+}
+
+static inline struct sem_test_blocker *sem_test_block(struct kunit *test,
+						      struct workqueue_struct *wq)
+{
+	struct sem_test_blocker *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	INIT_WORK(&b->work, sem_test_blocker_fn);
+	init_completion(&b->running);
+	init_completion(&b->release);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sem_test_unblock,
+							b), 0);
+	queue_work(wq, &b->work);
+	KUNIT_ASSERT_TRUE(test, sem_test_done(&b->running));
+	return b;
 }
 
 #endif /* _LIB_TESTS_SEMAPHORE_KUNIT_H */

@@ -11,36 +11,37 @@
  *   down_interruptible().
  * - An asynchronous kiocb (io_submit(2), or io_uring, which issues
  *   non-blocking requests because the file is FMODE_NOWAIT) never sleeps
- *   on the semaphore: ->read_iter()/->write_iter() queue a down_async()
- *   request and return -EIOCBQUEUED.  Its work function runs holding a
- *   slot, in the order the requests were queued (the workqueue is
- *   ordered and down_async() grants in FIFO order), and starts the
- *   service; when the service time is over, a delayed work item on the
- *   same workqueue gives the slot back with up() and completes the kiocb
- *   with ki_complete().
- * - io_cancel(2) reaches semaphore_aio_cancel() through
- *   kiocb_set_cancel_fn(): fs/aio.c calls it with the AIO context's lock
- *   held and interrupts off, so it uses sem_async_cancel(), which does
- *   not sleep.  A request not yet granted is taken off the semaphore's
- *   queue (it holds no slot) and completes with -ECANCELED; the kiocb
- *   cannot be completed there, because ki_complete() takes that same
- *   context lock, so the completion goes to the workqueue.  A request
- *   already granted, or failed by removal, is not touched: its work is
- *   queued, running or done, so the cancel returns -EAGAIN (io_cancel
- *   fails with EAGAIN) and the work function completes the request
- *   normally.  io_destroy() and the exit of the submitting process cancel
- *   the same way.
- * - Removal (SEMAPHORE_AIO_IOC_REMOVE, as an unplug would, and module
- *   unload) marks the device removed, lets sleeping read()/write()
- *   callers through with -ENODEV, and calls sem_shutdown(): every request
- *   still queued has its work queued with status -ESHUTDOWN and holds no
- *   slot; the work function completes it with -ENODEV.  Requests in
- *   service finish their service and complete normally.  sem_shutdown()
- *   waits for none of this: removal waits until every request has
- *   completed, then for the workqueue, as for any work item.  Later
- *   requests get -ENODEV.  A queued kiocb holds a reference on the file
- *   and an open file holds the module, so rmmod cannot run while requests
- *   are queued: remove the device first, then close and rmmod.
+ *   on the semaphore: ->read_iter()/->write_iter() submit a down_async()
+ *   request and return -EIOCBQUEUED.  Its function runs holding a slot,
+ *   in the order the requests were submitted (the workqueue is ordered
+ *   and down_async() grants in FIFO order), and starts the service; when
+ *   the service time is over, a delayed work item on the same workqueue
+ *   gives the slot back with up() and completes the kiocb with
+ *   ki_complete().
+ * - io_cancel(2) reaches semaio_cancel() through kiocb_set_cancel_fn():
+ *   fs/aio.c calls it with the AIO context's lock held and interrupts
+ *   off, so it uses sem_async_cancel(), which does not sleep.  A request
+ *   whose function has not started is cancelled: taken off the
+ *   semaphore's queue, or its pending function taken back together with
+ *   the slot of its grant, which sem_async_cancel() gives back itself.
+ *   It completes with -ECANCELED; the kiocb cannot be completed there,
+ *   because ki_complete() takes that same context lock, so the
+ *   completion goes to the workqueue.  A request whose function already
+ *   started is not touched: the cancel returns -EAGAIN (io_cancel fails
+ *   with EAGAIN) and the request completes normally.  io_destroy() and
+ *   the exit of the submitting process cancel the same way.
+ * - Removal (SEMAIO_IOC_REMOVE, as an unplug would, and module unload)
+ *   marks the device removed, lets sleeping read()/write() callers
+ *   through with -ENODEV, and calls sem_shutdown(): the function of every
+ *   request still queued (or submitted while the removal began) runs
+ *   with status -ESHUTDOWN and no slot, and completes the request with
+ *   -ENODEV.  Requests in service finish their service and complete
+ *   normally.  sem_shutdown() waits for none of this: removal waits until
+ *   every request has completed, then for the workqueue, as for any work
+ *   item.  Later requests get -ENODEV.  A queued kiocb holds a reference
+ *   on the file and an open file holds the module, so rmmod cannot run
+ *   while requests are queued: remove the device first, then close and
+ *   rmmod.
  *
  * Requests of 0 bytes get -EINVAL, requests over SEMAIO_MAX_LEN bytes
  * -EMSGSIZE.  A read returns bytes (tag + i) & 0xff, where tag is the
@@ -107,7 +108,6 @@ struct semaio_req {
 	long			result;
 	bool			write;
 	bool			holds;		/* holds a slot */
-	bool			submitted;	/* down_async() took it */
 	u8			data[];		/* a write's data */
 };
 
@@ -196,14 +196,14 @@ static void semaio_done(struct work_struct *work)
 }
 
 /*
- * The down_async() work function, on the device's workqueue: runs holding
- * a slot (status 0) or after sem_shutdown() failed the request (no slot).
- * sem_shutdown() only queues the work of the requests it fails; it never
- * calls this function itself, so this never runs in the remover's context.
+ * The request's down_async() function, on the device's workqueue: runs
+ * holding a slot (status 0) or after sem_shutdown() failed the request
+ * (-ESHUTDOWN, no slot).  sem_shutdown() only queues the functions of the
+ * requests it fails; it never calls this function itself, so this never
+ * runs in the remover's context.
  */
-static void semaio_serve(struct work_struct *work)
+static void semaio_serve(struct sem_async *async, int status)
 {
-	struct sem_async *async = to_sem_async(work);
 	struct semaio_req *req = container_of(async, struct semaio_req, async);
 	struct semaio_dev *dev = req->dev;
 	unsigned long flags;
@@ -211,7 +211,7 @@ static void semaio_serve(struct work_struct *work)
 
 	spin_lock_irqsave(&dev->lock, flags);
 	dev->stats.queued--;
-	if (sem_async_status(async)) {
+	if (status) {
 		dev->stats.failed_shutdown++;
 		spin_unlock_irqrestore(&dev->lock, flags);
 		req->result = -ENODEV;
@@ -253,26 +253,24 @@ static int semaio_cancel(struct kiocb *iocb)
 	struct semaio_req *req = iocb->private;
 	struct semaio_dev *dev = req->dev;
 	unsigned long flags;
-	int ret;
+	int ret = 0;
 
+	/* semaio_submit() calls down_async() and counts under dev->lock. */
 	spin_lock_irqsave(&dev->lock, flags);
-	ret = req->submitted ? sem_async_cancel(&dev->slots, &req->async) :
-			       -ENOENT;
-	if (!ret) {
-		/* Off the queue, no slot held, the work function won't run. */
+	if (sem_async_cancel(&req->async)) {
+		/*
+		 * Off the queue, or its pending function taken back and the
+		 * slot of that grant given back: semaio_serve() won't run.
+		 */
 		dev->stats.queued--;
 		dev->stats.cancelled++;
 		req->result = -ECANCELED;
 		queue_delayed_work(dev->wq, &req->done, 0);
 	} else {
 		/*
-		 * -EALREADY: granted, or failed by sem_shutdown(); its work
-		 * was queued in the same step and is pending, running or
-		 * done.  Nothing here takes that work back (that would need
-		 * cancel_work_sync(), which sleeps), so semaio_serve() runs
-		 * for it and completes the request.  Or not yet taken by
-		 * down_async().  Either way aio takes the kiocb off its list
-		 * all the same, so that request is not cancelled and
+		 * semaio_serve() runs or ran for it, or down_async() has not
+		 * been called yet.  Either way aio takes the kiocb off its
+		 * list all the same, so that request is not cancelled and
 		 * completes normally.
 		 */
 		dev->stats.cancel_late++;
@@ -290,9 +288,8 @@ static ssize_t semaio_submit(struct semaio_dev *dev, struct kiocb *iocb,
 	size_t len = iov_iter_count(iter);
 	struct semaio_req *req;
 	unsigned long flags;
-	bool removed;
+	bool removed, submitted;
 	ssize_t n;
-	int ret;
 
 	req = kzalloc(struct_size(req, data, len), gfp);
 	if (!req)
@@ -323,7 +320,7 @@ static ssize_t semaio_submit(struct semaio_dev *dev, struct kiocb *iocb,
 	req->write = write;
 	INIT_LIST_HEAD(&req->stalled);
 	INIT_DELAYED_WORK(&req->done, semaio_done);
-	sem_async_init(&req->async, semaio_serve);
+	sem_async_init(&req->async, &dev->slots, dev->wq, semaio_serve);
 	iocb->private = req;
 
 	/* Checked and counted in one step: removal waits for live == 0. */
@@ -343,27 +340,26 @@ static ssize_t semaio_submit(struct semaio_dev *dev, struct kiocb *iocb,
 	 * cancel callback), and before down_async(), because the request
 	 * may be granted, served and completed before down_async()
 	 * returns.  dev->lock makes the cancel callback see the request
-	 * either not yet submitted (it leaves it alone) or queued.
+	 * either not yet submitted (sem_async_cancel() finds nothing) or
+	 * submitted and counted.  On a shut-down semaphore down_async()
+	 * accepts it too, and semaio_serve() fails it.
 	 */
 	kiocb_set_cancel_fn(iocb, semaio_cancel);
 	spin_lock_irqsave(&dev->lock, flags);
-	ret = down_async(&dev->slots, &req->async, dev->wq);
-	/* 0: granted at once; -EINPROGRESS: queued. */
-	if (ret == 0 || ret == -EINPROGRESS) {
-		ret = 0;
-		req->submitted = true;
+	submitted = down_async(&req->async);
+	if (submitted) {
 		dev->stats.queued++;
 		dev->stats.submitted++;
 	}
 	spin_unlock_irqrestore(&dev->lock, flags);
-	if (ret) {
-		/*
-		 * -ESHUTDOWN: the device was removed.  Complete the kiocb
-		 * here rather than return the error and free the request:
-		 * an io_cancel() may be in semaio_cancel() with it, and
-		 * ki_complete() waits for that.
-		 */
-		req->result = ret == -ESHUTDOWN ? -ENODEV : ret;
+	/*
+	 * Only a request already submitted is refused.  Complete the kiocb
+	 * here rather than return an error and free the request: an
+	 * io_cancel() may be in semaio_cancel() with it, and ki_complete()
+	 * waits for that.
+	 */
+	if (WARN_ON_ONCE(!submitted)) {
+		req->result = -EBUSY;
 		semaio_complete(req);
 	}
 	return -EIOCBQUEUED;
@@ -512,9 +508,10 @@ static bool semaio_quiet(struct semaio_dev *dev, bool async_too)
  * Remove the device: later requests get -ENODEV, the queued ones are
  * failed with -ENODEV, the ones in service finish.  Returns once no
  * request is left and no work item of the device runs.  sem_shutdown()
- * waits for nothing, so the requests' work is waited for as for any work
- * item: first through the count of live requests (the work of each one,
- * or the completion it queued, frees it), then with flush_workqueue().
+ * waits for nothing, so the requests' functions are waited for as for
+ * any work item: first through the count of live requests (the function
+ * of each one, or the completion it queued, frees it), then with
+ * flush_workqueue().
  * Sleepers in read()/write() must be gone before sem_shutdown() (it warns
  * about queued sleepers), so while there are any the device is unstalled
  * and the slots keep flowing: each sleeper, and each asynchronous request

@@ -25,9 +25,11 @@
  * @sync_waiting_peak: the most there ever were at once
  * @submitted: asynchronous requests accepted (returned -EIOCBQUEUED)
  * @served: requests served (asynchronous and synchronous)
- * @cancelled: asynchronous requests cancelled before their grant
- * @cancel_late: cancel calls that came after the grant, or after removal
- *	failed the request (no effect: the request completes normally)
+ * @cancelled: asynchronous requests cancelled before their down_async()
+ *	function started: still queued, or granted (or failed by removal)
+ *	with the function not yet run
+ * @cancel_late: cancel calls that came once the function had started, or
+ *	before down_async() (no effect: the request completes normally)
  * @failed_shutdown: requests failed by sem_shutdown() at removal
  * @failed_removed: requests granted after removal, failed then
  * @live: asynchronous requests not yet completed (memory in use)

@@ -8,13 +8,13 @@
  * for the device interrupt), where nothing may sleep, so down() is not an
  * option and down_trylock() would have to be retried by hand.  Instead
  * the handler asks for a slot with down_async() and returns.  Each
- * request is then processed by a work item that runs holding its slot,
- * in the order the requests arrived, and gives the slot back with up().
- * On removal, sem_shutdown() fails the requests still waiting for a slot
- * with -ESHUTDOWN: their work is queued as for a grant, and the work
- * function sees the status.  sem_shutdown() waits for nothing; the
- * driver then waits for the requests' work as for any work item (here
- * destroy_workqueue(), which drains the workqueue) before it frees them.
+ * request's function then runs on a workqueue holding its slot, in the
+ * order the requests arrived, and gives the slot back with up().  On
+ * removal, sem_shutdown() fails the requests still waiting for a slot:
+ * their function runs all the same, with status -ESHUTDOWN and no slot.
+ * sem_shutdown() waits for nothing; the driver then waits for the
+ * requests' functions as for any work item (here destroy_workqueue(),
+ * which drains the workqueue) before it frees them.
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -61,13 +61,11 @@ static void sample_finish(struct sample_req *req, int result)
 		complete(&dev->all_finished);
 }
 
-/* The work item: runs holding one slot, unless the device went away. */
-static void sample_process(struct work_struct *work)
+/* The request's function: holds one slot, unless the device went away. */
+static void sample_process(struct sem_async *async, int status)
 {
-	struct sample_req *req = container_of(to_sem_async(work),
-					      struct sample_req, async);
+	struct sample_req *req = container_of(async, struct sample_req, async);
 	struct sample_dev *dev = req->dev;
-	int status = sem_async_status(&req->async);
 	int n;
 
 	if (status) {
@@ -91,11 +89,10 @@ static enum hrtimer_restart sample_irq(struct hrtimer *timer)
 {
 	struct sample_dev *dev = container_of(timer, struct sample_dev, irq);
 	struct sample_req *req = &dev->reqs[dev->submitted++];
-	int ret;
 
-	ret = down_async(&dev->slots, &req->async, dev->wq);
-	if (ret && ret != -EINPROGRESS)
-		sample_finish(req, ret);
+	/* Each request is submitted once: only a bug makes this fail. */
+	if (WARN_ON_ONCE(!down_async(&req->async)))
+		sample_finish(req, -EBUSY);
 
 	if (dev->submitted == dev->nr)
 		return HRTIMER_NORESTART;
@@ -126,7 +123,8 @@ static struct sample_dev *sample_dev_create(unsigned int nr,
 	dev->hw_delay_us = hw_delay_us;
 	init_completion(&dev->all_finished);
 	for (i = 0; i < nr; i++) {
-		sem_async_init(&dev->reqs[i].async, sample_process);
+		sem_async_init(&dev->reqs[i].async, &dev->slots, dev->wq,
+			       sample_process);
 		dev->reqs[i].dev = dev;
 		dev->reqs[i].id = i;
 		dev->reqs[i].result = 1;
@@ -144,7 +142,7 @@ static void sample_dev_start(struct sample_dev *dev)
 
 /*
  * Device removal: stop the interrupt, fail what waits, then wait for the
- * work of every request (the ones being processed and the ones just
+ * function of every request (the ones being processed and the ones just
  * failed), and only then free the requests.
  */
 static void sample_dev_remove(struct sample_dev *dev)
@@ -201,9 +199,9 @@ static void sample_test_complete(struct kunit *test)
 }
 
 /*
- * Removal fails the waiting requests; the running ones finish.  The work
- * of both runs on the workqueue after sem_shutdown() returned: wait for
- * it before counting.
+ * Removal fails the waiting requests; the running ones finish.  The
+ * functions of both run on the workqueue after sem_shutdown() returned:
+ * wait for them before counting.
  */
 static void sample_test_remove(struct kunit *test)
 {

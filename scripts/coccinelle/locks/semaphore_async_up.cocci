@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// Find grant functions (sem_waiter_init()) and down_async() work
-/// functions (sem_async_init()) that return early holding the semaphore:
-/// the function calls up() on one path but an if branch before it
-/// returns without up().  A grant with status 0 holds one unit, which
-/// the function must give back or hand on; branches that test the grant
-/// status (the status argument, or sem_async_status()) hold no unit and
-/// are not reported.
+/// Find grant functions (sem_waiter_init()) and down_async() functions
+/// (sem_async_init()) that return early holding the semaphore: the
+/// function calls up() on one path but an if branch before it returns
+/// without up().  Called with status 0, the function holds one unit,
+/// which it must give back or hand on; branches that test the status
+/// argument (-ESHUTDOWN: no unit) are not reported.
 ///
 // Confidence: Moderate
 // Copyright: (C) 2026 Semaphore Series Developers.
@@ -19,37 +18,15 @@ virtual report
 
 @r@
 identifier fn;
-expression E;
+expression E, S, WQ;
 @@
 (
-sem_async_init(E, fn)
+sem_async_init(E, S, WQ, fn)
 |
 sem_waiter_init(E, fn)
 )
 
-// Work functions: the variables that hold the grant status.
-@wstatus@
-identifier r.fn, st;
-expression E;
-@@
-fn(...) {
-<...
-st = sem_async_status(E)
-...>
-}
-
-@wstatus_decl@
-identifier r.fn, st;
-expression E;
-type T;
-@@
-fn(...) {
-...
-T st = sem_async_status(E);
-...
-}
-
-// Returns under a test of the grant status: no unit is held there.
+// Returns under a test of the status argument: no unit is held there.
 @failed1@
 identifier r.fn, w, gst;
 type T;
@@ -76,62 +53,10 @@ if (<+... gst ...+>)
 ...>
 }
 
-@failed3@
-identifier r.fn;
-identifier st = {wstatus.st, wstatus_decl.st};
-position q;
-@@
-fn(...) {
-<...
-if (<+... st ...+>) {
-  ...
-  return@q ...;
-}
-...>
-}
-
-@failed4@
-identifier r.fn;
-identifier st = {wstatus.st, wstatus_decl.st};
-position q;
-@@
-fn(...) {
-<...
-if (<+... st ...+>)
-  return@q ...;
-...>
-}
-
-@failed5@
-identifier r.fn;
-expression E;
-position q;
-@@
-fn(...) {
-<...
-if (<+... sem_async_status(E) ...+>) {
-  ...
-  return@q ...;
-}
-...>
-}
-
-@failed6@
-identifier r.fn;
-expression E;
-position q;
-@@
-fn(...) {
-<...
-if (<+... sem_async_status(E) ...+>)
-  return@q ...;
-...>
-}
-
 @err exists@
 identifier r.fn;
 expression S;
-position p != {failed1.q, failed2.q, failed3.q, failed4.q, failed5.q, failed6.q};
+position p != {failed1.q, failed2.q};
 position u;
 @@
 fn(...) {
@@ -150,7 +75,7 @@ if (...) {
 @err1 exists@
 identifier r.fn;
 expression S;
-position p != {failed1.q, failed2.q, failed3.q, failed4.q, failed5.q, failed6.q};
+position p != {failed1.q, failed2.q};
 position u;
 @@
 fn(...) {

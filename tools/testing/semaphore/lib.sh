@@ -271,6 +271,7 @@ arch_setup() {
 tree_suites() {
 	echo semaphore_classic
 	[ -f "$1/lib/tests/semaphore_async_kunit.c" ] && echo semaphore_async
+	[ -f "$1/lib/tests/semaphore_entry_kunit.c" ] && echo semaphore_entry
 	[ -f "$1/lib/tests/semaphore_lifetime_kunit.c" ] && echo semaphore_lifetime
 	[ -f "$1/lib/tests/semaphore_trace_kunit.c" ] && echo semaphore_trace
 	[ -d "$1/samples/semaphore" ] && echo semaphore_async_sample

@@ -113,8 +113,8 @@ static int set_stall(int fd, __u32 on)
 }
 
 /*
- * The work functions of the requests granted at once run on the device's
- * workqueue: wait (up to 60 s) until N requests are in service, and
+ * The down_async() functions of the requests granted at once run on the
+ * device's workqueue: wait (up to 60 s) until N requests are in service, and
  * return the counters then.
  */
 static int wait_in_service(int fd, unsigned int n, struct semaio_stats *st)
@@ -615,13 +615,14 @@ TEST_F_TIMEOUT(semaio, sync_baseline, 300)
 
 /*
  * io_cancel() on every second request of four, 1,000 times: exactly the
- * requests io_cancel() took (EINPROGRESS) complete with -ECANCELED and
- * held no slot; the ones already granted (EAGAIN) complete normally.  Both
- * outcomes must occur.
+ * requests io_cancel() took (EINPROGRESS: still queued, or granted with
+ * the device's function not yet run, its slot given back) complete with
+ * -ECANCELED and were not served; the ones whose function had started
+ * (EAGAIN) complete normally.  Both outcomes must occur.
  */
 TEST_F_TIMEOUT(semaio, aio_cancel_loop, 600)
 {
-	long cancelled = 0, granted = 0, finished = 0, k;
+	long cancelled = 0, started = 0, finished = 0, k;
 	struct iocb cbs[4], *cbp[4];
 	struct io_event ev[4], cev;
 	struct semaio_stats st;
@@ -648,7 +649,7 @@ TEST_F_TIMEOUT(semaio, aio_cancel_loop, 600)
 				expect[i] = -ECANCELED;
 				cancelled++;
 			} else if (errno == EAGAIN) {
-				granted++;
+				started++;
 			} else {
 				/* Completed before the call: not found. */
 				ASSERT_EQ(EINVAL, errno);
@@ -664,15 +665,15 @@ TEST_F_TIMEOUT(semaio, aio_cancel_loop, 600)
 		}
 	}
 	ASSERT_EQ(0, get_stats(self->fd, &st));
-	ksft_print_msg("cancel: io_cancel(): %ld before the grant, %ld granted, %ld finished\n",
-		       cancelled, granted, finished);
+	ksft_print_msg("cancel: io_cancel(): %ld before service, %ld in service, %ld finished\n",
+		       cancelled, started, finished);
 	ksft_print_msg("cancel: the device counted %llu cancelled, %llu late\n",
 		       (unsigned long long)st.cancelled,
 		       (unsigned long long)st.cancel_late);
 	EXPECT_LT(0, cancelled);
-	EXPECT_LT(0, granted);
+	EXPECT_LT(0, started);
 	EXPECT_EQ(cancelled, st.cancelled);
-	EXPECT_EQ(granted, st.cancel_late);
+	EXPECT_EQ(started, st.cancel_late);
 	EXPECT_EQ(4000 - cancelled, st.served);
 	EXPECT_EQ(SLOTS, st.free);
 	EXPECT_EQ(0, st.live);
@@ -764,7 +765,7 @@ static void *destroy_ctx(void *arg)
  * close() and io_destroy() (as at the exit of the submitter) with 32
  * requests queued behind two in service: aio cancels every request
  * through the device's cancel callback (32 taken off the semaphore, the
- * two granted ones left alone), waits for the two, and the module
+ * two in service left alone), waits for the two, and the module
  * unloads.  The device is stalled until all 34 cancel calls were made,
  * so that no request is granted meanwhile, however slow the machine.
  */

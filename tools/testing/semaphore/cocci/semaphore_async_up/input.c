@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Input of the semaphore_async_up.cocci test: grant and work functions. */
+/* Input of the semaphore_async_up.cocci test: grant and request functions. */
 #include <linux/semaphore.h>
 #include <linux/workqueue.h>
 
@@ -14,10 +14,9 @@ struct req {
 int start_io(struct req *r);
 
 /* Good: fails early on the status, releases the unit on every other path. */
-static void good_work(struct work_struct *work)
+static void good_work(struct sem_async *async, int status)
 {
-	struct req *r = container_of(to_sem_async(work), struct req, async);
-	int status = sem_async_status(&r->async);
+	struct req *r = container_of(async, struct req, async);
 
 	if (status) {
 		r->err = status;
@@ -31,30 +30,40 @@ static void good_work(struct work_struct *work)
 	up(r->sem);
 }
 
-/* Good: the status is tested directly. */
-static void good_work_direct(struct work_struct *work)
+/* Good: the status is compared with -ESHUTDOWN, without braces. */
+static void good_work_shutdown(struct sem_async *async, int err)
 {
-	struct req *r = container_of(to_sem_async(work), struct req, async);
+	struct req *r = container_of(async, struct req, async);
 
-	if (sem_async_status(&r->async))
+	if (err == -ESHUTDOWN)
 		return;
 	start_io(r);
 	up(r->sem);
 }
 
 /* Bad: an error path returns holding the unit. */
-static void bad_work(struct work_struct *work)
+static void bad_work(struct sem_async *async, int status)
 {
-	struct req *r = container_of(to_sem_async(work), struct req, async);
-	int status;
+	struct req *r = container_of(async, struct req, async);
 
-	status = sem_async_status(&r->async);
 	if (status)
 		return;
 	if (start_io(r) < 0) {
 		r->err = -EIO;
 		return;
 	}
+	up(r->sem);
+}
+
+/* Bad: keeps the unit when busy, after a test of the status. */
+static void bad_busy_work(struct sem_async *async, int status)
+{
+	struct req *r = container_of(async, struct req, async);
+
+	if (status < 0)
+		return;
+	if (r->busy)
+		return;
 	up(r->sem);
 }
 
@@ -89,7 +98,7 @@ static void keeps_unit(struct sem_waiter *w, int status)
 	r->err = status;
 }
 
-/* Not a grant or work function: not checked. */
+/* Not a grant or request function: not checked. */
 static void other(struct req *r)
 {
 	if (r->busy)
@@ -97,11 +106,12 @@ static void other(struct req *r)
 	up(r->sem);
 }
 
-void setup(struct req *r)
+void setup(struct req *r, struct workqueue_struct *wq)
 {
-	sem_async_init(&r->async, good_work);
-	sem_async_init(&r->async, good_work_direct);
-	sem_async_init(&r->async, bad_work);
+	sem_async_init(&r->async, r->sem, wq, good_work);
+	sem_async_init(&r->async, r->sem, wq, good_work_shutdown);
+	sem_async_init(&r->async, r->sem, wq, bad_work);
+	sem_async_init(&r->async, r->sem, wq, bad_busy_work);
 	sem_waiter_init(&r->waiter, good_grant);
 	sem_waiter_init(&r->waiter, bad_grant);
 	sem_waiter_init(&r->waiter, keeps_unit);
