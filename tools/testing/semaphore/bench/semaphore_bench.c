@@ -235,10 +235,9 @@ static void bench_grant_fn(struct sem_waiter *w, int status)
 	b->grants++;
 }
 
-static void bench_work_fn(struct work_struct *work)
+static void bench_work_fn(struct sem_async *req, int status)
 {
-	struct bench_async *b = container_of(to_sem_async(work),
-					     struct bench_async, req);
+	struct bench_async *b = container_of(req, struct bench_async, req);
 
 	b->t_ran = ktime_get_ns();
 	complete(&b->ran);
@@ -270,17 +269,18 @@ static void bench_latency_async(struct kunit *test)
 
 	wq = alloc_workqueue("sem_bench", WQ_HIGHPRI, 0);
 	KUNIT_ASSERT_NOT_NULL(test, wq);
-	sem_async_init(&b->req, bench_work_fn);
+	sem_async_init(&b->req, &sem, wq, bench_work_fn);
 	for (i = 0; i < BENCH_ROUNDS; i++) {
 		init_completion(&b->ran);
-		if (down_async(&sem, &b->req, wq) != -EINPROGRESS)
+		/* Queued: the unit is held by the last round's function. */
+		if (!down_async(&b->req) || !sem_has_waiters(&sem))
 			break;
 		t0 = ktime_get_ns();
 		up(&sem);
 		if (!wait_for_completion_timeout(&b->ran, 10 * HZ))
 			break;
 		lat[i] = b->t_ran - t0;
-		flush_work(&b->req.work);
+		sem_async_flush(&b->req);
 		done++;
 	}
 	destroy_workqueue(wq);
@@ -368,12 +368,9 @@ struct bench_pair {
 	struct semaphore	*sem;
 };
 
-static void bench_pair_async_fn(struct work_struct *work)
+static void bench_pair_async_fn(struct sem_async *req, int status)
 {
-	struct bench_pair *b = container_of(to_sem_async(work),
-					    struct bench_pair, req);
-
-	up(b->sem);
+	up(container_of(req, struct bench_pair, req)->sem);
 }
 
 static void bench_pair_plain_fn(struct work_struct *work)
@@ -395,15 +392,15 @@ static void bench_single_async_pair(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, wq);
 	sema_init(&sem, 1);
 	b->sem = &sem;
-	sem_async_init(&b->req, bench_pair_async_fn);
+	sem_async_init(&b->req, &sem, wq, bench_pair_async_fn);
 	INIT_WORK(&b->work, bench_pair_plain_fn);
 
 	/* Block -1 is the warm-up. */
 	for (block = -1; block < BENCH_PAIR_BLOCKS; block++) {
 		t0 = ktime_get_ns();
 		for (i = 0; i < BENCH_ROUNDS; i++) {
-			fails += down_async(&sem, &b->req, wq) != 0;
-			flush_work(&b->req.work);
+			fails += !down_async(&b->req);
+			sem_async_flush(&b->req);
 		}
 		if (block >= 0)
 			t_async[block] = ktime_get_ns() - t0;
@@ -443,18 +440,13 @@ static void bench_block_fn(struct work_struct *work)
 	wait_for_completion(&bench_unblock);
 }
 
-static void bench_other_fn(struct work_struct *work)
+static void bench_other_fn(struct sem_async *req, int status)
 {
-	struct bench_other *o = container_of(to_sem_async(work),
-					     struct bench_other, req);
-
-	if (!sem_async_status(&o->req))
-		up(&o->sem);
+	if (!status)
+		up(&container_of(req, struct bench_other, req)->sem);
 }
 
-static u64 bench_cancel_sync_once(struct kunit *test, struct semaphore *sem,
-				  struct sem_async *req,
-				  struct workqueue_struct *wq)
+static u64 bench_cancel_sync_once(struct kunit *test, struct sem_async *req)
 {
 	u64 *lat = kunit_kcalloc(test, BENCH_ROUNDS, sizeof(u64), GFP_KERNEL);
 	int i, fails = 0;
@@ -462,9 +454,9 @@ static u64 bench_cancel_sync_once(struct kunit *test, struct semaphore *sem,
 
 	KUNIT_ASSERT_NOT_NULL(test, lat);
 	for (i = 0; i < BENCH_ROUNDS; i++) {
-		fails += down_async(sem, req, wq) != -EINPROGRESS;
+		fails += !down_async(req);
 		t0 = ktime_get_ns();
-		fails += sem_async_cancel_sync(sem, req) != 0;
+		fails += !sem_async_cancel_sync(req);
 		lat[i] = ktime_get_ns() - t0;
 	}
 	KUNIT_EXPECT_EQ(test, fails, 0);
@@ -489,19 +481,19 @@ static void bench_single_cancel_sync(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, wq);
 	KUNIT_ASSERT_NOT_NULL(test, blocked);
 	sema_init(&sem, 0);
-	sem_async_init(req, bench_other_fn);
+	sem_async_init(req, &sem, wq, bench_other_fn);
 
-	alone = bench_cancel_sync_once(test, &sem, req, wq);
+	alone = bench_cancel_sync_once(test, req);
 
 	reinit_completion(&bench_unblock);
 	INIT_WORK_ONSTACK(&block, bench_block_fn);
 	queue_work(blocked, &block);
 	for (i = 0; i < 1000; i++) {
 		sema_init(&o[i].sem, 1);
-		sem_async_init(&o[i].req, bench_other_fn);
-		fails += down_async(&o[i].sem, &o[i].req, blocked) != 0;
+		sem_async_init(&o[i].req, &o[i].sem, blocked, bench_other_fn);
+		fails += !down_async(&o[i].req);
 	}
-	busy = bench_cancel_sync_once(test, &sem, req, wq);
+	busy = bench_cancel_sync_once(test, req);
 	complete(&bench_unblock);
 	destroy_workqueue(blocked);
 	destroy_work_on_stack(&block);
