@@ -726,7 +726,8 @@ static void sem_call_grant(struct sem_waiter *waiter)
 	sem_grant_fn grant = waiter->grant;
 	int status = waiter->status;
 
-	WRITE_ONCE(waiter->state, SEM_WAITER_DONE);
+	/* Release: @status is read before a requeue can set it anew. */
+	smp_store_release(&waiter->state, SEM_WAITER_DONE);
 	grant(waiter, status);
 }
 
@@ -1174,27 +1175,32 @@ EXPORT_SYMBOL_GPL(down_async);
 bool sem_async_cancel(struct sem_async *req)
 {
 	struct semaphore *sem = req->waiter.sem;
+	bool give_back = false, ret = true;
 	unsigned long flags;
-	bool queued;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	queued = req->waiter.state == SEM_WAITER_QUEUED;
-	if (queued) {
+	if (req->waiter.state == SEM_WAITER_QUEUED) {
 		sem_dequeue(sem, &req->waiter);
 		req->waiter.state = SEM_WAITER_IDLE;
+	} else if (READ_ONCE(req->status) != SEM_ASYNC_IDLE &&
+		   cancel_work(&req->work)) {
+		/*
+		 * A grant's work, taken back before its function started.
+		 * Under sem->lock, so that no grant's queue_work() meets the
+		 * moment cancel_work() holds PENDING.
+		 */
+		give_back = !xchg(&req->status, SEM_ASYNC_IDLE);
+	} else {
+		ret = false;
+	}
+	if (ret) {
+		sem_debug_entry(&req->waiter, false);
+		trace_sem_entry_cancel(sem, &req->waiter, 0);
 	}
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
-	/* Granted: ->status is that grant's until the work function runs. */
-	if (!queued) {
-		if (READ_ONCE(req->status) == SEM_ASYNC_IDLE ||
-		    !cancel_work(&req->work))
-			return false;
-		if (!xchg(&req->status, SEM_ASYNC_IDLE))
-			up(sem);
-	}
-	sem_debug_entry(&req->waiter, false);
-	trace_sem_entry_cancel(sem, &req->waiter, 0);
-	return true;
+	if (give_back)
+		up(sem);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(sem_async_cancel);
 

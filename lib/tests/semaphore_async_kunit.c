@@ -177,21 +177,7 @@ static struct semaphore *sem_new(struct kunit *test, int count)
 	return sem;
 }
 
-/* Wait for @n more runs of @r to end. */
-static bool sem_req_ran(struct sem_req *r, int n)
-{
-	while (n--)
-		if (!sem_test_done(&r->ran))
-			return false;
-	return true;
-}
-
-struct sem_async_param {
-	const char	*desc;
-	int		kind, arg;
-};
-
-static const struct sem_async_param sem_async_grants[] = {
+static const struct sem_test_param sem_async_grants[] = {
 	{ "free_unit", 1 }, { "waits_for_up", 0 },
 };
 
@@ -200,7 +186,7 @@ KUNIT_ARRAY_PARAM_DESC(sem_async_grants, sem_async_grants, desc);
 /* Rule: a submission runs once with 0: at once with a free unit, else after up(). */
 static void sem_async_test_granted(struct kunit *test)
 {
-	const struct sem_async_param *p = test->param_value;
+	const struct sem_test_param *p = test->param_value;
 	struct workqueue_struct *wq = sem_test_wq(test, true);
 	struct sem_test_blocker *blk = sem_test_block(test, wq);
 	struct semaphore *sem = sem_new(test, p->kind);
@@ -226,13 +212,13 @@ static void sem_async_test_granted(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, r->bad);
 	KUNIT_EXPECT_EQ(test, sem_count(sem), 0U);
 	complete_all(&r->gate);
-	KUNIT_ASSERT_TRUE(test, sem_req_ran(r, 1));
+	KUNIT_ASSERT_TRUE(test, sem_test_done(&r->ran));
 	sem_async_flush(&r->req);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 1);
 	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
 }
 
-static const struct sem_async_param sem_async_resubmits[] = {
+static const struct sem_test_param sem_async_resubmits[] = {
 	{ "ordered_2_units", 1, 2 }, { "unbound_2_units", 0, 2 },
 	{ "unbound_1_unit", 0, 1 },
 };
@@ -242,7 +228,7 @@ KUNIT_ARRAY_PARAM_DESC(sem_async_resubmits, sem_async_resubmits, desc);
 /* Rule: a function may resubmit its request: runs never overlap, FIFO kept. */
 static void sem_async_test_resubmit(struct kunit *test)
 {
-	const struct sem_async_param *p = test->param_value;
+	const struct sem_test_param *p = test->param_value;
 	struct workqueue_struct *wq = sem_test_wq(test, p->kind);
 	struct semaphore *sem = sem_new(test, p->arg);
 	struct sem_req *a = sem_req_new(test, sem, wq, sem_req_again_early);
@@ -257,7 +243,8 @@ static void sem_async_test_resubmit(struct kunit *test)
 	msleep(20);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->runs), 1);
 	complete_all(&a->gate);
-	KUNIT_ASSERT_TRUE(test, sem_req_ran(a, 2) && sem_req_ran(b, 1));
+	KUNIT_ASSERT_TRUE(test, sem_test_done(&a->ran) && sem_test_done(&a->ran) &&
+			  sem_test_done(&b->ran));
 	flush_workqueue(wq);
 	KUNIT_EXPECT_FALSE_MSG(test, a->bad, "two runs overlapped");
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->runs), 2);
@@ -281,7 +268,7 @@ static void sem_async_test_status_per_run(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sem_has_waiters(sem));
 	sem_shutdown(sem);
 	complete_all(&r->gate);
-	KUNIT_ASSERT_TRUE(test, sem_req_ran(r, 2));
+	KUNIT_ASSERT_TRUE(test, sem_test_done(&r->ran) && sem_test_done(&r->ran));
 	flush_workqueue(wq);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 2);
 	KUNIT_EXPECT_EQ(test, r->run[0].status, 0);
@@ -313,7 +300,7 @@ static void sem_async_test_lockdep_class(struct kunit *test)
 
 enum { SEM_QUEUED, SEM_GRANTED, SEM_GRANTED_BY_UP, SEM_FAILED };
 
-static const struct sem_async_param sem_async_cancels[] = {
+static const struct sem_test_param sem_async_cancels[] = {
 	{ "queued", SEM_QUEUED, 0 }, { "queued_sync", SEM_QUEUED, 1 },
 	{ "granted", SEM_GRANTED, 0 }, { "granted_sync", SEM_GRANTED, 1 },
 	{ "granted_by_up", SEM_GRANTED_BY_UP, 0 },
@@ -326,7 +313,7 @@ KUNIT_ARRAY_PARAM_DESC(sem_async_cancels, sem_async_cancels, desc);
 /* Rule: a cancelled request never runs and holds no unit. */
 static void sem_async_test_cancel(struct kunit *test)
 {
-	const struct sem_async_param *p = test->param_value;
+	const struct sem_test_param *p = test->param_value;
 	struct workqueue_struct *wq = sem_test_wq(test, true);
 	struct sem_test_blocker *blk = sem_test_block(test, wq);
 	struct semaphore *sem = sem_new(test, 1);
@@ -355,7 +342,7 @@ static void sem_async_test_cancel(struct kunit *test)
 
 enum { SEM_CANCEL, SEM_CANCEL_SYNC, SEM_FLUSH };
 
-static const struct sem_async_param sem_async_idles[] = {
+static const struct sem_test_param sem_async_idles[] = {
 	{ "cancel_never_submitted", SEM_CANCEL, 0 },
 	{ "cancel_sync_never_submitted", SEM_CANCEL_SYNC, 0 },
 	{ "cancel_running", SEM_CANCEL, 1 },
@@ -369,7 +356,7 @@ KUNIT_ARRAY_PARAM_DESC(sem_async_idles, sem_async_idles, desc);
 /* Rule: with nothing left to cancel, cancel is false; _sync and flush wait for a run. */
 static void sem_async_test_nothing_to_cancel(struct kunit *test)
 {
-	const struct sem_async_param *p = test->param_value;
+	const struct sem_test_param *p = test->param_value;
 	struct semaphore *sem = sem_new(test, 1);
 	struct sem_req *r = sem_req_new(test, sem, system_unbound_wq,
 			p->kind == SEM_CANCEL ? sem_req_hold : sem_req_sleep);
@@ -409,7 +396,7 @@ static int sem_async_canceller_fn(void *data)
 	return 0;
 }
 
-static const struct sem_async_param sem_async_units[] = {
+static const struct sem_test_param sem_async_units[] = {
 	{ "1_unit", 1 }, { "2_units", 2 },
 };
 
@@ -418,7 +405,7 @@ KUNIT_ARRAY_PARAM_DESC(sem_async_units, sem_async_units, desc);
 /* Rule: while sem_async_cancel_sync() waits, down_async() refuses. */
 static void sem_async_test_cancel_sync_refuses(struct kunit *test)
 {
-	const struct sem_async_param *p = test->param_value;
+	const struct sem_test_param *p = test->param_value;
 	struct semaphore *sem = sem_new(test, p->kind);
 	struct sem_req *r = sem_req_new(test, sem, system_unbound_wq,
 					sem_req_again_late);
@@ -465,7 +452,7 @@ static void sem_async_test_cancel_sync_in_fn(struct kunit *test)
 
 	kunit_info(test, "a warning from sem_async_cancel_sync() follows\n");
 	KUNIT_EXPECT_TRUE(test, down_async(&r->req));
-	KUNIT_ASSERT_TRUE_MSG(test, sem_req_ran(r, 1),
+	KUNIT_ASSERT_TRUE_MSG(test, sem_test_done(&r->ran),
 			      "the function waited for itself");
 	sem_async_flush(&r->req);
 	KUNIT_EXPECT_TRUE(test, r->again);
@@ -494,13 +481,13 @@ struct sem_async_race {
 	atomic_t		granted, done;
 	int			status;
 	struct task_struct	*granted_by;
+	struct sem_async	*req;		/* for sem_async_race_cancel() */
+	bool			cancelled;
 };
-
-#define SEM_ASYNC_SPACER_US	20
 
 static void sem_async_spacer_fn(struct work_struct *work)
 {
-	udelay(SEM_ASYNC_SPACER_US);
+	ndelay(19 * NSEC_PER_USEC);
 }
 
 static void sem_async_race_grant(struct sem_waiter *waiter, int status)
@@ -587,10 +574,64 @@ static void sem_async_test_cancel_sync_race(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, r->bad);
 }
 
+/* In an interrupt on another CPU: cancel ->req. */
+static void sem_async_race_cancel(void *data)
+{
+	struct sem_async_race *x = data;
+
+	udelay(atomic_read(&x->done) % 7);
+	x->cancelled = sem_async_cancel(x->req);
+	atomic_inc(&x->done);
+}
+
+/* Rule: a cancel racing with a submission: the function runs, or cancel said it won't. */
+static void sem_async_test_cancel_submit_race(struct kunit *test)
+{
+	struct semaphore *sem = sem_new(test, 1);
+	struct sem_req *r = sem_req_new(test, sem, system_unbound_wq, sem_req_release);
+	struct sem_async_race *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+	unsigned int cancelled = 0, i, cpu;
+	unsigned long end;
+	int runs;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	x->req = &r->req;
+	cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	for (i = 0; i < SEM_ASYNC_RACE_LOOPS; i++) {
+		runs = atomic_read(&r->runs);
+		smp_call_function_single(cpumask_any_but(cpu_online_mask, cpu),
+					 sem_async_race_cancel, x, 0);
+		udelay(i % 11);
+		if (!down_async(&r->req)) {
+			KUNIT_FAIL(test, "round %u: a cancel made down_async() fail", i);
+			break;
+		}
+		end = jiffies + SEM_TEST_WAIT;
+		while (atomic_read(&x->done) != i + 1 && time_before(jiffies, end))
+			cpu_relax();
+		sem_async_flush(&r->req);
+		runs = atomic_read(&r->runs) - runs;
+		if (atomic_read(&x->done) != i + 1 || runs != !x->cancelled ||
+		    sem_count(sem) != 1) {
+			KUNIT_FAIL(test, "round %u: cancel %d, %d runs, count %u",
+				   i, x->cancelled, runs, sem_count(sem));
+			break;
+		}
+		cancelled += x->cancelled;
+	}
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	kunit_info(test, "%u cancelled, %u ran\n", cancelled, i - cancelled);
+	KUNIT_EXPECT_GT_MSG(test, cancelled, 0U, "never cancelled");
+	KUNIT_EXPECT_GT_MSG(test, i - cancelled, 0U, "never ran");
+}
+
 /* Rule: a grant whose work cannot be queued warns and passes the unit on. */
 static void sem_async_test_cannot_queue(struct kunit *test)
 {
-	const struct sem_async_param *p = test->param_value;
+	const struct sem_test_param *p = test->param_value;
 	struct semaphore *sem = sem_new(test, p->kind);
 	struct sem_req *r1 = sem_req_new(test, sem, system_wq, sem_req_release);
 	struct sem_req *r2 = sem_req_new(test, sem, system_wq, sem_req_release);
@@ -605,15 +646,14 @@ static void sem_async_test_cannot_queue(struct kunit *test)
 		disable_work(&r1->req.work);
 		up(sem);
 		/* The unit went past r1 to r2. */
-		KUNIT_ASSERT_TRUE(test, sem_req_ran(r2, 1));
+		KUNIT_ASSERT_TRUE(test, sem_test_done(&r2->ran));
 		sem_async_flush(&r2->req);
 	}
 	KUNIT_EXPECT_FALSE(test, sem_has_waiters(sem));
 	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
 	KUNIT_EXPECT_TRUE(test, enable_work(&r1->req.work));
 	KUNIT_EXPECT_TRUE(test, down_async(&r1->req));
-	KUNIT_ASSERT_TRUE(test, sem_req_ran(r1, 1));
-	KUNIT_EXPECT_EQ(test, atomic_read(&r1->runs), 1);
+	KUNIT_ASSERT_TRUE(test, sem_test_done(&r1->ran));
 	sem_async_flush(&r1->req);
 	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
 }
@@ -658,21 +698,11 @@ static void sem_async_test_shutdown(struct kunit *test)
 	kfree(sem);
 }
 
-/* A request that its function frees. */
-struct sem_owned {
-	struct sem_async	req;
-	struct semaphore	*sem;
-	atomic_t		*freed;
-};
-
+/* Give the unit back and free the request. */
 static void sem_req_free(struct sem_async *req, int status)
 {
-	struct sem_owned *o = container_of(req, struct sem_owned, req);
-	atomic_t *freed = o->freed;
-
-	up(o->sem);
-	kfree(o);
-	atomic_inc(freed);
+	up(to_req(req)->sem);
+	kfree(to_req(req));
 }
 
 /* Rule: the function may free its request. */
@@ -680,22 +710,19 @@ static void sem_async_test_fn_frees(struct kunit *test)
 {
 	struct workqueue_struct *wq = sem_test_wq(test, false);
 	struct semaphore *sem = sem_new(test, 1);
-	atomic_t *freed = kunit_kzalloc(test, sizeof(*freed), GFP_KERNEL);
-	struct sem_owned *o = kzalloc(sizeof(*o), GFP_KERNEL);
+	struct sem_req *r = kzalloc(sizeof(*r), GFP_KERNEL);
 
-	KUNIT_ASSERT_TRUE(test, freed && o);
-	o->sem = sem;
-	o->freed = freed;
-	sem_async_init(&o->req, sem, wq, sem_req_free);
-	KUNIT_EXPECT_TRUE(test, down_async(&o->req));
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	sem_req_setup(r, sem, wq, sem_req_free);
+	KUNIT_EXPECT_TRUE(test, down_async(&r->req));
 	flush_workqueue(wq);
-	KUNIT_EXPECT_EQ(test, atomic_read(freed), 1);
+	/* It ran (and so gave the unit back); nothing touched it after. */
 	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
 }
 
 enum { SEM_REINIT, SEM_FREE_REQ, SEM_FREE_SEM };
 
-static const struct sem_async_param sem_async_debugs[] = {
+static const struct sem_test_param sem_async_debugs[] = {
 	{ "reinit_waiting", SEM_REINIT, 0 }, { "reinit_granted", SEM_REINIT, 1 },
 	{ "free_waiting", SEM_FREE_REQ, 0 }, { "free_granted", SEM_FREE_REQ, 1 },
 	{ "free_semaphore", SEM_FREE_SEM, 0 },
@@ -706,7 +733,7 @@ KUNIT_ARRAY_PARAM_DESC(sem_async_debugs, sem_async_debugs, desc);
 /* Rule: (debug) initialising or freeing a submitted request, or its semaphore, cleans up. */
 static void sem_async_test_debug(struct kunit *test)
 {
-	const struct sem_async_param *p = test->param_value;
+	const struct sem_test_param *p = test->param_value;
 	struct sem_test_blocker *blk;
 	struct workqueue_struct *wq;
 	struct semaphore *sem;
@@ -756,7 +783,7 @@ static void sem_async_test_debug(struct kunit *test)
 /* Rule: while a function holds the unit the holder hint names it, not a failed one. */
 static void sem_async_test_holder_hint(struct kunit *test)
 {
-	const struct sem_async_param *p = test->param_value;
+	const struct sem_test_param *p = test->param_value;
 	struct semaphore *sem = sem_new(test, 1);
 	struct sem_req *r = sem_req_new(test, sem, system_wq, sem_hint_work);
 	struct sem_req *f = sem_req_new(test, sem, system_wq, sem_req_release);
@@ -771,10 +798,10 @@ static void sem_async_test_holder_hint(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, sem_test_done(&r->started));
 	KUNIT_EXPECT_TRUE(test, down_async(&f->req));
 	sem_shutdown(sem);
-	KUNIT_ASSERT_TRUE(test, sem_req_ran(f, 1));
+	KUNIT_ASSERT_TRUE(test, sem_test_done(&f->ran));
 	KUNIT_EXPECT_EQ(test, sem_holder_hint(sem), (unsigned long)sem_hint_work);
 	complete_all(&r->gate);
-	KUNIT_ASSERT_TRUE(test, sem_req_ran(r, 1));
+	KUNIT_ASSERT_TRUE(test, sem_test_done(&r->ran));
 	sem_async_flush(&r->req);
 	KUNIT_EXPECT_EQ(test, r->hint, (unsigned long)sem_hint_work);
 	KUNIT_EXPECT_EQ(test, sem_holder_hint(sem), 0UL);
@@ -824,6 +851,7 @@ static struct kunit_case sem_async_cases[] = {
 	KUNIT_CASE_PARAM(sem_async_test_cancel_sync_refuses, sem_async_units_gen_params),
 	KUNIT_CASE(sem_async_test_cancel_sync_in_fn),
 	KUNIT_CASE(sem_async_test_cancel_sync_race),
+	KUNIT_CASE(sem_async_test_cancel_submit_race),
 	KUNIT_CASE_PARAM(sem_async_test_cannot_queue, sem_async_grants_gen_params),
 	KUNIT_CASE(sem_async_test_shutdown),
 	KUNIT_CASE(sem_async_test_fn_frees),

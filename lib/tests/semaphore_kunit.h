@@ -110,10 +110,7 @@ static inline bool sem_test_wait_returned(struct sem_test_thread *t)
 	return wait_for_completion_timeout(&t->returned, SEM_TEST_WAIT);
 }
 
-/*
- * Wait until the thread sleeps in down(), so is queued: the state is set
- * under the semaphore's lock, after queueing (TASK_WAKING does not count).
- */
+/* Wait until the thread sleeps in down(): queued, its state set under the lock. */
 static inline bool sem_test_wait_queued(struct sem_test_thread *t)
 {
 	unsigned long end = jiffies + SEM_TEST_WAIT;
@@ -194,6 +191,13 @@ static inline struct workqueue_struct *sem_test_wq(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sem_test_destroy_wq, wq), 0);
 	return wq;
 }
+
+/* A row of a parameter table: its name, and what the case varies. */
+struct sem_test_param {
+	const char	*desc;
+	int		kind, arg;
+	const char	*seq;		/* trace events expected */
+};
 
 /* A work item that keeps an ordered workqueue busy until released. */
 struct sem_test_blocker {

@@ -160,15 +160,8 @@ static struct sem_trace_req *sem_trace_req_new(struct kunit *test, int count,
 	return r;
 }
 
-struct sem_trace_param {
-	const char	*desc;
-	int		state;		/* 0 waits, 1 granted at once, 2 failed */
-	bool		sync;
-	const char	*seq;
-};
-
-static const struct sem_trace_param sem_trace_grants[] = {
-	{ "waits_for_up", 0, false, "QGSE" }, { "granted_at_once", 1, false, "SE" },
+static const struct sem_test_param sem_trace_grants[] = {
+	{ "waits_for_up", 0, 0, "QGSE" }, { "granted_at_once", 1, 0, "SE" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(sem_trace_grants, sem_trace_grants, desc);
@@ -176,10 +169,10 @@ KUNIT_ARRAY_PARAM_DESC(sem_trace_grants, sem_trace_grants, desc);
 /* Rule: a request reports queue and grant if it waits, start (0) and end; no more. */
 static void sem_trace_test_grant(struct kunit *test)
 {
-	const struct sem_trace_param *p = test->param_value;
+	const struct sem_test_param *p = test->param_value;
 	struct sem_trace_log *log = test->priv;
-	struct sem_trace_req *r = sem_trace_req_new(test, p->state, system_wq);
-	int n = p->state ? 0 : 2;
+	struct sem_trace_req *r = sem_trace_req_new(test, p->kind, system_wq);
+	int n = p->kind ? 0 : 2;
 
 	/* Cancels with nothing to cancel, before and after, report nothing. */
 	KUNIT_EXPECT_FALSE(test, sem_async_cancel(&r->req));
@@ -190,7 +183,7 @@ static void sem_trace_test_grant(struct kunit *test)
 	sem_async_flush(&r->req);	/* and its end event */
 	KUNIT_EXPECT_FALSE(test, sem_async_cancel_sync(&r->req));
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), p->seq);
-	if (!p->state) {
+	if (!p->kind) {
 		KUNIT_EXPECT_PTR_EQ(test, log->obj[0], (const void *)&r->req.waiter);
 		KUNIT_EXPECT_EQ(test, log->val[0], 1);		/* qlen */
 		KUNIT_EXPECT_EQ(test, log->queued_async, 1U);
@@ -200,13 +193,14 @@ static void sem_trace_test_grant(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, log->obj[n], (const void *)&r->req);
 	KUNIT_EXPECT_EQ(test, log->val[n], 0);
 	KUNIT_EXPECT_PTR_EQ(test, log->obj[n + 1], (const void *)&r->req);
-	KUNIT_EXPECT_EQ(test, sem_count(&r->sem), p->state ? 2U : 1U);
+	KUNIT_EXPECT_EQ(test, sem_count(&r->sem), p->kind ? 2U : 1U);
 }
 
-static const struct sem_trace_param sem_trace_cancels[] = {
-	{ "queued", 0, false, "QC" }, { "queued_sync", 0, true, "QC" },
-	{ "granted", 1, false, "C" }, { "granted_sync", 1, true, "C" },
-	{ "failed", 2, false, "QXC" }, { "failed_sync", 2, true, "QXC" },
+/* kind: 0 waits, 1 granted at once, 2 failed; arg: sem_async_cancel_sync() */
+static const struct sem_test_param sem_trace_cancels[] = {
+	{ "queued", 0, 0, "QC" }, { "queued_sync", 0, 1, "QC" },
+	{ "granted", 1, 0, "C" }, { "granted_sync", 1, 1, "C" },
+	{ "failed", 2, 0, "QXC" }, { "failed_sync", 2, 1, "QXC" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(sem_trace_cancels, sem_trace_cancels, desc);
@@ -214,17 +208,17 @@ KUNIT_ARRAY_PARAM_DESC(sem_trace_cancels, sem_trace_cancels, desc);
 /* Rule: a cancel that removes or takes back a request reports one event, 0. */
 static void sem_trace_test_cancel(struct kunit *test)
 {
-	const struct sem_trace_param *p = test->param_value;
+	const struct sem_test_param *p = test->param_value;
 	struct sem_trace_log *log = test->priv;
 	struct workqueue_struct *wq = sem_test_wq(test, true);
 	struct sem_test_blocker *blk = sem_test_block(test, wq);
-	struct sem_trace_req *r = sem_trace_req_new(test, p->state == 1, wq);
+	struct sem_trace_req *r = sem_trace_req_new(test, p->kind == 1, wq);
 	unsigned int n = strlen(p->seq) - 1;
 
 	KUNIT_EXPECT_TRUE(test, down_async(&r->req));
-	if (p->state == 2)
+	if (p->kind == 2)
 		sem_shutdown(&r->sem);
-	KUNIT_EXPECT_TRUE(test, p->sync ? sem_async_cancel_sync(&r->req) :
+	KUNIT_EXPECT_TRUE(test, p->arg ? sem_async_cancel_sync(&r->req) :
 				  sem_async_cancel(&r->req));
 	sem_test_unblock(blk);
 	flush_workqueue(wq);
@@ -232,7 +226,7 @@ static void sem_trace_test_cancel(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, log->obj[n], (const void *)&r->req.waiter);
 	KUNIT_EXPECT_EQ(test, log->val[n], 0);
 	KUNIT_EXPECT_FALSE(test, completion_done(&r->ran));
-	KUNIT_EXPECT_EQ(test, sem_count(&r->sem), p->state == 1 ? 1U : 0U);
+	KUNIT_EXPECT_EQ(test, sem_count(&r->sem), p->kind == 1 ? 1U : 0U);
 }
 
 /* Rule: sem_shutdown() reports a failed request; its run comes later. */
