@@ -6,10 +6,8 @@
  * Copyright (c) 2008 Intel Corporation
  * Author: Matthew Wilcox <willy@linux.intel.com>
  *
- * The wait-entry design comes from Trond Myklebust's "iosem" (2005), the
- * explicit wait entry for down() from Suparna Bhattacharya, and the idea
- * of one common implementation for every architecture from Benjamin
- * LaHaise.
+ * Wait entries after Trond Myklebust's iosem, with the ideas of Suparna
+ * Bhattacharya and Benjamin LaHaise.
  */
 
 /*
@@ -1081,9 +1079,9 @@ static void sem_async_workfn(struct work_struct *work)
 
 	sem_debug_entry(&req->waiter, false);
 	/*
-	 * From here on down_async() accepts @req again, and @status is this
-	 * run's.  Fully ordered, as the workqueue's clearing of PENDING: the
-	 * stores of a caller that down_async() refused are seen by this run.
+	 * Now down_async() accepts @req again and @status is this run's.
+	 * Fully ordered, as clearing PENDING is: this run sees the stores of
+	 * a caller that down_async() refused.
 	 */
 	status = xchg(&req->status, SEM_ASYNC_IDLE);
 	trace_sem_async_work_start(sem, req, status);
@@ -1178,6 +1176,8 @@ bool sem_async_cancel(struct sem_async *req)
 	bool give_back = false, ret = true;
 	unsigned long flags;
 
+	if (WARN_ON_ONCE(!sem))
+		return false;
 	raw_spin_lock_irqsave(&sem->lock, flags);
 	if (req->waiter.state == SEM_WAITER_QUEUED) {
 		sem_dequeue(sem, &req->waiter);

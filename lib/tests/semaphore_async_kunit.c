@@ -183,7 +183,7 @@ static const struct sem_test_param sem_async_grants[] = {
 
 KUNIT_ARRAY_PARAM_DESC(sem_async_grants, sem_async_grants, desc);
 
-/* Rule: a submission runs once with 0: at once with a free unit, else after up(). */
+/* Rule: [resubmit while waiting] a submission runs once with 0, at once or after up(). */
 static void sem_async_test_granted(struct kunit *test)
 {
 	const struct sem_test_param *p = test->param_value;
@@ -225,7 +225,7 @@ static const struct sem_test_param sem_async_resubmits[] = {
 
 KUNIT_ARRAY_PARAM_DESC(sem_async_resubmits, sem_async_resubmits, desc);
 
-/* Rule: a function may resubmit its request: runs never overlap, FIFO kept. */
+/* Rule: [resubmit from the function] runs never overlap, FIFO kept. */
 static void sem_async_test_resubmit(struct kunit *test)
 {
 	const struct sem_test_param *p = test->param_value;
@@ -310,7 +310,7 @@ static const struct sem_test_param sem_async_cancels[] = {
 
 KUNIT_ARRAY_PARAM_DESC(sem_async_cancels, sem_async_cancels, desc);
 
-/* Rule: a cancelled request never runs and holds no unit. */
+/* Rule: [free after cancel] a cancelled request never runs and holds no unit. */
 static void sem_async_test_cancel(struct kunit *test)
 {
 	const struct sem_test_param *p = test->param_value;
@@ -349,20 +349,26 @@ static const struct sem_test_param sem_async_idles[] = {
 	{ "cancel_sync_running", SEM_CANCEL_SYNC, 1 },
 	{ "flush_running", SEM_FLUSH, 1 },
 	{ "cancel_ran", SEM_CANCEL, 2 }, { "cancel_sync_ran", SEM_CANCEL_SYNC, 2 },
+	{ "cancel_never_initialised", SEM_CANCEL, 3 },
+	{ "cancel_sync_never_initialised", SEM_CANCEL_SYNC, 3 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(sem_async_idles, sem_async_idles, desc);
 
-/* Rule: with nothing left to cancel, cancel is false; _sync and flush wait for a run. */
+/* Rule: [cancel a running request] nothing to cancel: false; _sync and flush wait for a run. */
 static void sem_async_test_nothing_to_cancel(struct kunit *test)
 {
 	const struct sem_test_param *p = test->param_value;
 	struct semaphore *sem = sem_new(test, 1);
 	struct sem_req *r = sem_req_new(test, sem, system_unbound_wq,
 			p->kind == SEM_CANCEL ? sem_req_hold : sem_req_sleep);
-	bool ret;
+	bool ret, submit = p->arg == 1 || p->arg == 2;
 
-	KUNIT_ASSERT_TRUE(test, !p->arg || (down_async(&r->req) && sem_test_done(&r->started)));
+	if (p->arg == 3) {	/* Never initialised: warnings, and refused. */
+		memset(&r->req, 0, sizeof(r->req));
+		KUNIT_EXPECT_FALSE(test, down_async(&r->req));
+	}
+	KUNIT_ASSERT_TRUE(test, !submit || (down_async(&r->req) && sem_test_done(&r->started)));
 	if (p->arg == 2) {
 		complete_all(&r->gate);
 		sem_async_flush(&r->req);
@@ -375,7 +381,7 @@ static void sem_async_test_nothing_to_cancel(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, !atomic_read(&r->running), p->kind != SEM_CANCEL);
 	complete_all(&r->gate);
 	sem_async_flush(&r->req);
-	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), !!p->arg);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), submit);
 	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
 }
 
@@ -402,7 +408,7 @@ static const struct sem_test_param sem_async_units[] = {
 
 KUNIT_ARRAY_PARAM_DESC(sem_async_units, sem_async_units, desc);
 
-/* Rule: while sem_async_cancel_sync() waits, down_async() refuses. */
+/* Rule: [resubmit while cancelled] while sem_async_cancel_sync() waits, down_async() refuses. */
 static void sem_async_test_cancel_sync_refuses(struct kunit *test)
 {
 	const struct sem_test_param *p = test->param_value;
@@ -510,7 +516,7 @@ static void sem_async_race_up(void *data)
 	atomic_inc(&x->done);
 }
 
-/* Rule: sem_async_cancel_sync() racing with a grant: cancelled or ran, exactly. */
+/* Rule: [free a busy request] [grant from an interrupt] cancel_sync racing a grant: exact. */
 static void sem_async_test_cancel_sync_race(struct kunit *test)
 {
 	struct workqueue_struct *wq = sem_test_wq(test, true);
@@ -658,7 +664,7 @@ static void sem_async_test_cannot_queue(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
 }
 
-/* Rule: sem_shutdown() waits for nothing and fails waiting requests in order. */
+/* Rule: [tear down] [submit after shutdown] shutdown waits for nothing, fails in order. */
 static void sem_async_test_shutdown(struct kunit *test)
 {
 	struct workqueue_struct *wq = sem_test_wq(test, true);
@@ -705,7 +711,7 @@ static void sem_req_free(struct sem_async *req, int status)
 	kfree(to_req(req));
 }
 
-/* Rule: the function may free its request. */
+/* Rule: [free in the function] the function may free its request. */
 static void sem_async_test_fn_frees(struct kunit *test)
 {
 	struct workqueue_struct *wq = sem_test_wq(test, false);
@@ -729,6 +735,23 @@ static const struct sem_test_param sem_async_debugs[] = {
 };
 
 KUNIT_ARRAY_PARAM_DESC(sem_async_debugs, sem_async_debugs, desc);
+
+/* Rule: [rebind] after sem_async_cancel_sync(), sem_async_init() binds anew. */
+static void sem_async_test_rebind(struct kunit *test)
+{
+	struct semaphore *a = sem_new(test, 0), *b = sem_new(test, 1);
+	struct sem_req *r = sem_req_new(test, a, system_wq, sem_req_hold);
+
+	KUNIT_EXPECT_TRUE(test, down_async(&r->req));
+	KUNIT_EXPECT_TRUE(test, sem_async_cancel_sync(&r->req));
+	sem_req_setup(r, b, system_unbound_wq, sem_req_release);
+	KUNIT_EXPECT_TRUE(test, down_async(&r->req));
+	KUNIT_ASSERT_TRUE(test, sem_test_done(&r->ran));
+	sem_async_flush(&r->req);
+	KUNIT_EXPECT_FALSE(test, sem_has_waiters(a));
+	KUNIT_EXPECT_EQ(test, r->run[0].status, 0);
+	KUNIT_EXPECT_EQ(test, sem_count(b), 1U);
+}
 
 /* Rule: (debug) initialising or freeing a submitted request, or its semaphore, cleans up. */
 static void sem_async_test_debug(struct kunit *test)
@@ -855,6 +878,7 @@ static struct kunit_case sem_async_cases[] = {
 	KUNIT_CASE_PARAM(sem_async_test_cannot_queue, sem_async_grants_gen_params),
 	KUNIT_CASE(sem_async_test_shutdown),
 	KUNIT_CASE(sem_async_test_fn_frees),
+	KUNIT_CASE(sem_async_test_rebind),
 	KUNIT_CASE_PARAM(sem_async_test_debug, sem_async_debugs_gen_params),
 	KUNIT_CASE_PARAM(sem_async_test_holder_hint, sem_async_grants_gen_params),
 	KUNIT_CASE(sem_async_test_hung_holder),

@@ -139,7 +139,7 @@ static const struct sem_test_param sem_entry_whos[] = {
 
 KUNIT_ARRAY_PARAM_DESC(sem_entry_whos, sem_entry_whos, desc);
 
-/* Rule: a removed entry is never granted: the waiter behind gets the unit. */
+/* Rule: [free after cancel] a removed entry is never granted: the next waiter is. */
 static void sem_entry_test_cancel_queued(struct kunit *test)
 {
 	const struct sem_test_param *p = test->param_value;
@@ -275,7 +275,7 @@ static void sem_entry_irq_inside(struct sem_waiter *waiter, int status)
 	h->after_irq = atomic_read(&h->watch->calls);
 }
 
-/* Rule: up() in an irq calls the grant function there, or after the one it interrupted. */
+/* Rule: [grant from an interrupt] up() in an irq grants there, or after the grant it broke into. */
 static void sem_entry_test_up_in_irq(struct kunit *test)
 {
 	struct sem_entry_irq h = { .after_irq = -1 };
@@ -443,7 +443,7 @@ static void sem_entry_slow(struct sem_waiter *waiter, int status)
 	sem_entry_record(waiter, status);
 }
 
-/* Rule: sem_cancel_sync() returns only after a running grant function did. */
+/* Rule: [free a busy entry] sem_cancel_sync() returns after a running grant function. */
 static void sem_entry_test_cancel_sync_waits(struct kunit *test)
 {
 	struct sem_entry_remote *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);

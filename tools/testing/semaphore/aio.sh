@@ -4,11 +4,14 @@
 # down_async() for AIO, end to end: build the patched kernel with the
 # debug options of the torture rows (lockdep, KASAN, debug objects of
 # semaphores and work items, atomic-sleep checks, hung-task and lockup
-# detectors) and the AIO sample device as a module, build the kselftest
-# tools/testing/selftests/semaphore/semaphore_aio_test statically, boot
-# the kernel under QEMU (2 CPUs) with an initramfs whose /init is that
-# test and which holds the module, and collect the TAP results: one
-# results.tsv line per case, and one for the console, which fails on any
+# detectors) and the AIO sample device as a module, build and install the
+# kselftest tools/testing/selftests/semaphore statically ("make -C
+# tools/testing/selftests TARGETS=semaphore install"), boot the kernel
+# under QEMU (2 CPUs) with an initramfs that holds the installed kselftest,
+# the module and aio/init.c as /init (which runs run_kselftest.sh with
+# busybox on x86_64, the test alone elsewhere, and powers off), and collect
+# the TAP results: one results.tsv line per case, one for the kselftest
+# runner's verdict, and one for the console, which fails on any
 # WARNING, BUG, ODEBUG, lockdep, KASAN or other report
 # (torture_reports.py cuts them out; here every report fails).
 #
@@ -23,7 +26,7 @@ arch=${1:-x86_64}
 debug=${AIO_DEBUG:-lockdep kasan}
 limit=${AIO_TIMEOUT:-1200}
 arch_setup "$arch"
-libc=libc6-dev
+libc="libc6-dev busybox-static"
 [ -n "$arch_cross" ] && libc=libc6-dev-arm64-cross
 # shellcheck disable=SC2086
 need_pkgs $arch_pkgs $libc
@@ -34,6 +37,7 @@ src=tools/testing/selftests/semaphore/semaphore_aio_test.c
 dir="$BUILD/aio-$arch"
 log="$BUILD/logs/aio-$arch.log"
 blog="$BUILD/logs/aio-build-$arch.log"
+rm -rf "$dir/initramfs"
 mkdir -p "$dir/initramfs" "$BUILD/logs"
 start=$(date +%s)
 
@@ -59,16 +63,28 @@ fi
 ko="$dir/samples/semaphore/semaphore_aio.ko"
 [ -f "$ko" ] || fail_all "no $ko after the build"
 
-say "aio: building the selftest and the initramfs"
-if ! "${arch_cross}gcc" -static -O2 -Wall -Werror \
-		-I "$tree/samples/semaphore" \
-		-o "$dir/initramfs/init" "$tree/$src" -lpthread >> "$blog" 2>&1; then
+say "aio: building the kselftest and the initramfs"
+ksft="$dir/initramfs/kselftest"
+kargs=(-C "$tree/tools/testing/selftests" TARGETS=semaphore O="$dir/kselftest"
+       INSTALL_PATH="$ksft" USERLDFLAGS=-static USERCFLAGS=-Werror)
+[ -n "$arch_cross" ] && kargs+=(ARCH="$arch" CROSS_COMPILE="$arch_cross")
+if ! make "${kargs[@]}" install >> "$blog" 2>&1 ||
+   ! "${arch_cross}gcc" -static -O2 -Wall -Werror -o "$dir/initramfs/init" \
+		"$HERE/aio/init.c" >> "$blog" 2>&1; then
 	tail -5 "$blog"
-	fail_all "selftest build failed (see $blog)"
+	fail_all "kselftest build failed (see $blog)"
 fi
-initramfs_cpio "$tree" "$dir/initramfs.cpio" "dir /proc 0555 0 0" \
-	"file /init $dir/initramfs/init 0755 0 0" \
-	"file /semaphore_aio.ko $ko 0644 0 0" >> "$blog" 2>&1 ||
+[ -x "$ksft/semaphore/semaphore_aio_test" ] || fail_all "no kselftest in $ksft"
+list=("file /init $dir/initramfs/init 0755 0 0" "file /semaphore_aio.ko $ko 0644 0 0"
+      "dir /bin 0755 0 0")
+[ -z "$arch_cross" ] && list+=("file /bin/busybox /bin/busybox 0755 0 0")
+while read -r d; do
+	list+=("dir /${d#"$dir/initramfs/"} 0755 0 0")
+done < <(find "$ksft" -type d)
+while read -r f; do
+	list+=("file /${f#"$dir/initramfs/"} $f $(stat -c %a "$f") 0 0")
+done < <(find "$ksft" -type f)
+initramfs_cpio "$tree" "$dir/initramfs.cpio" "${list[@]}" >> "$blog" 2>&1 ||
 	fail_all "gen_init_cpio failed (see $blog)"
 
 say "aio: booting $arch under QEMU (console in $log)"
@@ -76,8 +92,25 @@ qemu_boot "$log" "$limit" aio.sh "$dir/$image" "$dir/initramfs.cpio" \
 	"console=$console rdinit=/init panic=-1" -smp 2
 
 # The console without carriage returns and without the timestamps of
-# kernel lines (a TAP line can follow a kernel message's timestamp).
-sed -e 's/\r$//' -e 's/^\[[ 0-9.]*\] //' "$log" > "$dir/console"
+# kernel lines (a TAP line can follow a kernel message's timestamp).  The
+# kselftest runner prefixes the test's output with "# " and reports the
+# test as one TAP line of its own: take the runner's line apart, and the
+# test's lines without the prefix.
+sed -e 's/\r$//' -e 's/^\[[ 0-9.]*\] //' "$log" > "$dir/console.raw"
+runner=$(grep -E '^(not )?ok [0-9]+ selftests: semaphore: ' "$dir/console.raw")
+if [ -n "$runner" ]; then
+	grep -vE '^(not )?ok [0-9]+ selftests: |^1\.\.[0-9]+$' "$dir/console.raw" |
+		sed 's/^# //' > "$dir/console"
+	if [[ $runner == ok* ]]; then
+		record PASS "aio/$arch/kselftest-runner" "$runner"
+	else
+		record FAIL "aio/$arch/kselftest-runner" "$runner"
+	fi
+else
+	cp "$dir/console.raw" "$dir/console"
+	[ -n "$arch_cross" ] ||
+		record FAIL "aio/$arch/kselftest-runner" "run_kselftest.sh reported nothing ($log)"
+fi
 # The TAP lines of the harness, and its messages (figures).
 grep -E '^(not )?ok [0-9]+ ' "$dir/console" > "$dir/tap"
 echo "aio: $arch, the selftest's TAP results and messages:"

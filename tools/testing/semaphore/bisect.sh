@@ -46,8 +46,10 @@ for c in $commits; do
 	mapfile -t suites < <(tree_suites "$BISECT")
 	log="$BUILD/logs/bisect-$i.log"
 	rm -f "$bdir/kunit.json"
+	kunit_config "$BISECT" "$bdir/semaphore.kunitconfig"
 	(cd "$BISECT" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
-		--build_dir="$bdir" --kunitconfig=lib/tests --jobs="$(nproc)" \
+		--build_dir="$bdir" --kunitconfig="$bdir/semaphore.kunitconfig" \
+		--jobs="$(nproc)" \
 		--json="$bdir/kunit.json" --timeout=300 \
 		--kconfig_add=CONFIG_SMP=y --kconfig_add=CONFIG_MODULES=y \
 		--kconfig_add=CONFIG_DEBUG_KERNEL=y \

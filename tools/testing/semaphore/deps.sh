@@ -30,7 +30,7 @@ list_pkgs() {
 	awk '!/^#/ && NF { p = $3 " " $4; gsub(/,/, " ", p); printf "    %-8s %s\n", $1, p }' \
 		"$HERE/arches.txt"
 	echo "  make test:    sparse libc6-dev; ports x86_64 and TEST_ARCHES (default i386)"
-	echo "  make aio:     libc6-dev (x86_64), libc6-dev-arm64-cross (arm64)"
+	echo "  make aio:     libc6-dev busybox-static (x86_64), libc6-dev-arm64-cross (arm64)"
 	echo "  make bench, make workload: libc6-dev libc6-dev-arm64-cross xfsprogs;"
 	echo "                ports x86_64 arm64 (BENCH_ARCHES)"
 	echo "  make sparse, make arches: sparse"

@@ -27,7 +27,7 @@ mkdir -p "$bdir" "$BUILD/logs"
 log="$BUILD/logs/hung-$arch.log"
 expect='INFO: task sem_test:[0-9]+ is blocked on a semaphore, last held by asynchronous holder sem_hint_work'
 
-kunit_run_args "$arch" "$bdir"
+kunit_run_args "$arch" "$bdir" "$LINUX"
 kargs+=(--kconfig_add=CONFIG_DEFAULT_HUNG_TASK_TIMEOUT=2
 	--kernel_args=semaphore_async_kunit.hung_demo=1
 	semaphore_async.sem_async_test_hung_holder)

@@ -28,7 +28,7 @@ mapfile -t suites < <(tree_suites "$tree")
 mkdir -p "$bdir" "$BUILD/logs"
 log="$BUILD/logs/kunit-$tree_kind-$arch.log"
 
-kunit_run_args "$arch" "$bdir"
+kunit_run_args "$arch" "$bdir" "$tree"
 args=("${kargs[@]}")
 # shellcheck disable=SC2206
 args+=(${KUNIT_EXTRA:-})

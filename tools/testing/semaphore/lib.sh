@@ -278,12 +278,33 @@ tree_suites() {
 	true
 }
 
-# kunit_run_args ARCH BDIR: kunit.py's "run" arguments for the semaphore
-# suites on ARCH (arch_row read already), building in BDIR, into the
-# array kargs.  kunit.sh and hung-holder.sh share them, so that both use
-# one configuration and alternating between them rebuilds little.
+# kunit_config TREE OUT: write to OUT the kunitconfig of the semaphore
+# suites (kunit.config) for TREE, without the series' options (SEMAPHORE,
+# SAMPLES) that TREE's lib/Kconfig.debug and samples/Kconfig lack.
+kunit_config() {
+	local line sym
+	: > "$2"
+	while read -r line; do
+		[[ $line == CONFIG_* ]] || continue
+		sym=${line%%=*}
+		sym=${sym#CONFIG_}
+		[ "$sym" = SAMPLES ] && sym=SAMPLE_SEMAPHORE_ASYNC
+		if [[ $sym == *SEMAPHORE* ]] &&
+		   ! grep -qsx "config $sym" "$1/lib/Kconfig.debug" "$1/samples/Kconfig"; then
+			continue
+		fi
+		echo "$line" >> "$2"
+	done < "$HERE/kunit.config"
+}
+
+# kunit_run_args ARCH BDIR TREE: kunit.py's "run" arguments for the
+# semaphore suites of TREE on ARCH (arch_row read already), building in
+# BDIR, into the array kargs.  kunit.sh and hung-holder.sh share them, so
+# that both use one configuration and alternating between them rebuilds
+# little.
 kunit_run_args() {
-	kargs=(run --arch="$1" --build_dir="$2" --kunitconfig=lib/tests
+	kunit_config "$3" "$2/semaphore.kunitconfig"
+	kargs=(run --arch="$1" --build_dir="$2" --kunitconfig="$2/semaphore.kunitconfig"
 	       --jobs="$(nproc)" --json="$2/kunit.json" --timeout=300)
 	[ -n "$arch_cross" ] && kargs+=(--cross_compile="$arch_cross")
 	if [ -n "$arch_smp" ]; then

@@ -7,8 +7,6 @@
  * Every case loads the module (finit_module(2), from $SEMAPHORE_AIO_KO,
  * ./semaphore_aio.ko or /semaphore_aio.ko) with its own parameters and
  * unloads it at the end, which must succeed with nothing left in use.
- * Run as PID 1 (the initramfs of tools/testing/semaphore/aio.sh) it
- * mounts /dev and /proc, runs the cases and powers the machine off.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -24,13 +22,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
-#include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -856,40 +850,4 @@ TEST_F_TIMEOUT(semaio, bad_input, 120)
 	EXPECT_EQ(2, st.served);
 }
 
-/* As PID 1 of a test initramfs: set up, run, power off. */
-static int run_as_init(int argc, char **argv)
-{
-	int status = 0;
-	pid_t pid, w;
-
-	mkdir("/dev", 0755);
-	mkdir("/proc", 0555);
-	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
-	mount("proc", "/proc", "proc", 0, NULL);
-	setenv("PATH", "/", 1);
-	pid = fork();
-	if (pid == 0)
-		exit(test_harness_run(argc, argv));
-	if (pid < 0) {
-		perror("fork");
-		status = 1 << 8;
-	}
-	/* Reap everything; stop when the harness is done. */
-	while (pid > 0 && (w = wait(&status)) != pid)
-		if (w < 0 && errno != EINTR)
-			break;
-	printf("semaphore_aio_test: exit %d\n",
-	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-	fflush(stdout);
-	tcdrain(STDOUT_FILENO);
-	sync();
-	reboot(RB_POWER_OFF);
-	return 0;
-}
-
-int main(int argc, char **argv)
-{
-	if (getpid() == 1)
-		return run_as_init(argc, argv);
-	return test_harness_run(argc, argv);
-}
+TEST_HARNESS_MAIN
