@@ -6,8 +6,7 @@
  * Copyright (c) 2008 Intel Corporation
  * Author: Matthew Wilcox <willy@linux.intel.com>
  *
- * Wait entries after Trond Myklebust's iosem, with the ideas of Suparna
- * Bhattacharya and Benjamin LaHaise.
+ * After Trond Myklebust's iosem, Suparna Bhattacharya and Benjamin LaHaise.
  */
 
 /*
@@ -870,9 +869,9 @@ EXPORT_SYMBOL_GPL(down_entry);
  * Settles, under the semaphore's lock, whether @waiter is removed or was
  * already granted; removing any entry never strands a unit.  It acts on the
  * current queueing (one made by the grant function on another semaphore is
- * cancelled there).  @waiter must stay allocated until this returned 0 or
- * its grant function was called; to free it after -EALREADY without
- * waiting for that, use sem_cancel_sync().
+ * cancelled there).  @waiter must stay allocated until this returned 0
+ * with no call of its grant function running (one that queued it again),
+ * or its grant function was called; else use sem_cancel_sync().
  *
  * Context: Any context; does not sleep.
  * Return: 0 if @waiter was removed before it was granted: its grant
@@ -1020,7 +1019,7 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
  * functions may still resubmit them), then wait for the functions with
  * destroy_workqueue() or sem_async_cancel_sync() of each, and for grant
  * functions on other CPUs with sem_cancel_sync(), before freeing.  A grant
- * to a workqueue being drained is lost, as queue_work() warns.
+ * to a workqueue being drained is a bug: the workqueue warns, drops the work.
  *
  * Context: Any context; does not sleep.
  */
@@ -1065,8 +1064,7 @@ static bool sem_async_queue(struct sem_async *req, int status)
 		return true;
 	WRITE_ONCE(req->status, SEM_ASYNC_IDLE);
 	sem_debug_entry(&req->waiter, false);
-	WARN_ONCE(1, "semaphore %p: work of request %p cannot be queued\n",
-		  sem, req);
+	WARN_ONCE(1, "semaphore %p: work of request %p cannot be queued\n", sem, req);
 	return false;
 }
 
@@ -1090,10 +1088,10 @@ static void sem_async_workfn(struct work_struct *work)
 	trace_sem_async_work_end(sem, req);
 }
 
-/* sem_async_init(), with the lockdep key of its call site. */
+/* sem_async_init(), with the lockdep class of its call site. */
 void __sem_async_init(struct sem_async *req, struct semaphore *sem,
 		      struct workqueue_struct *wq, sem_async_fn func,
-		      struct lock_class_key *key)
+		      const char *name, struct lock_class_key *key)
 {
 	sem_debug_entry_init(&req->waiter);
 	req->waiter = (struct sem_waiter){ .async = true, .sem = sem };
@@ -1103,6 +1101,7 @@ void __sem_async_init(struct sem_async *req, struct semaphore *sem,
 	req->status = SEM_ASYNC_IDLE;
 	atomic_set(&req->cancelling, 0);
 	__INIT_WORK_KEY(&req->work, sem_async_workfn, false, key);
+	lockdep_init_map(&req->work.lockdep_map, name, key, 0);
 }
 EXPORT_SYMBOL_GPL(__sem_async_init);
 
@@ -1226,8 +1225,9 @@ bool sem_async_cancel_sync(struct sem_async *req)
 	/* Seen by every down_async() that locks sem->lock after our cancel. */
 	atomic_inc(&req->cancelling);
 	ret = sem_async_cancel(req);
+	/* Nothing can queue the work now: waits as cancel_work_sync() does. */
 	if (!WARN_ON_ONCE(!in_task() || current_work() == &req->work))
-		flush_work(&req->work);
+		cancel_work_sync(&req->work);
 	atomic_dec(&req->cancelling);
 	return ret;
 }

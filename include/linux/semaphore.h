@@ -201,24 +201,25 @@ struct sem_async {
 
 void __sem_async_init(struct sem_async *req, struct semaphore *sem,
 		      struct workqueue_struct *wq, sem_async_fn func,
-		      struct lock_class_key *key);
+		      const char *name, struct lock_class_key *key);
 
 /**
  * sem_async_init - initialise a down_async() request
- * @req: the request: not submitted, or made idle by sem_async_cancel_sync()
+ * @req: the request, idle: never submitted, or sem_async_cancel_sync() done
  * @sem: the semaphore it acquires
  * @wq: the workqueue its function runs on
  * @func: the function
  *
  * Binds @req for its life; to change a binding, make @req idle and
  * initialise it again.  As INIT_WORK(), each call site gets its own
- * lockdep class.
+ * lockdep class, named after @req.
  */
 #define sem_async_init(req, sem, wq, func)				\
 	do {								\
 		static struct lock_class_key __key;			\
 									\
-		__sem_async_init(req, sem, wq, func, &__key);		\
+		__sem_async_init(req, sem, wq, func,			\
+				 "(work_completion)"#req, &__key);	\
 	} while (0)
 
 bool down_async(struct sem_async *req);

@@ -293,6 +293,7 @@ static void sem_async_test_lockdep_class(struct kunit *test)
 			    a[1].work.lockdep_map.key);
 	KUNIT_EXPECT_PTR_NE(test, a[0].work.lockdep_map.key,
 			    a[2].work.lockdep_map.key);
+	KUNIT_EXPECT_STREQ(test, a[2].work.lockdep_map.name, "(work_completion)&a[2]");
 #else
 	kunit_skip(test, "needs CONFIG_LOCKDEP");
 #endif
