@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Mutation check of the KUnit suites: break lib/semaphore.c on purpose,
-# one mutation at a time (mutations/*.patch), and require that the suites
+# one mutation at a time (mutations/*.patch; mkmut.py regenerates the
+# down_async() ones after the code moved), and require that the suites
 # catch it.  Each mutation is one result: PASS if at least one test
 # failed (the tests that failed are listed), FAIL if the mutant passed.
 #
