@@ -1019,7 +1019,7 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
  * functions may still resubmit them), then wait for the functions with
  * destroy_workqueue() or sem_async_cancel_sync() of each, and for grant
  * functions on other CPUs with sem_cancel_sync(), before freeing.  A grant
- * to a workqueue being drained is a bug: the workqueue warns, drops the work.
+ * to a workqueue being drained is a bug: request and unit are lost for good.
  *
  * Context: Any context; does not sleep.
  */
