@@ -39,32 +39,23 @@
 
 #include <linux/bug.h>
 #include <linux/compiler.h>
-#include <linux/debugobjects.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/debug.h>
-#include <linux/sched/task_stack.h>
 #include <linux/sched/wake_q.h>
 #include <linux/semaphore.h>
 #include <linux/spinlock.h>
-#include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include <linux/ftrace.h>
-#include <linux/sched/clock.h>
 #include <trace/events/lock.h>
+
+#include "semaphore-debug.h"
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/semaphore.h>
-
-EXPORT_TRACEPOINT_SYMBOL_GPL(sem_entry_queue);
-EXPORT_TRACEPOINT_SYMBOL_GPL(sem_entry_grant);
-EXPORT_TRACEPOINT_SYMBOL_GPL(sem_entry_cancel);
-EXPORT_TRACEPOINT_SYMBOL_GPL(sem_entry_shutdown);
-EXPORT_TRACEPOINT_SYMBOL_GPL(sem_async_work_start);
-EXPORT_TRACEPOINT_SYMBOL_GPL(sem_async_work_end);
 
 #define SEM_SHUTDOWN		__SEM_SHUTDOWN
 #define SEM_WAITERS		__SEM_WAITERS
@@ -94,237 +85,8 @@ static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter);
 static void sem_run_grant(struct sem_waiter *waiter);
 static bool sem_async_queue(struct sem_async *req, int status);
 static unsigned int sem_fail_entries(struct semaphore *sem,
-				     unsigned long flags, bool unlink_sleepers)
+				     unsigned long flags)
 	__releases(&sem->lock);
-
-#ifdef CONFIG_DEBUG_SEMAPHORE
-/*
- * debugobjects tracks a semaphore while it has waiters and a down_entry()
- * or down_async() entry while it is queued: freeing one then is reported,
- * and the fixups below keep the wait list consistent.
- */
-static const struct debug_obj_descr sem_debug_descr;
-static const struct debug_obj_descr sem_waiter_debug_descr;
-
-static void sem_debug_start(void *addr, const struct debug_obj_descr *descr)
-{
-	if (object_is_on_stack(addr))
-		debug_object_init_on_stack(addr, descr);
-	else
-		debug_object_init(addr, descr);
-	debug_object_activate(addr, descr);
-}
-
-static void sem_debug_stop(void *addr, const struct debug_obj_descr *descr)
-{
-	debug_object_deactivate(addr, descr);
-	debug_object_free(addr, descr);
-}
-
-/*
- * A semaphore with waiters is freed or re-initialised: shut it down and
- * fail its asynchronous entries, as sem_shutdown() would.  Sleepers, on
- * their stacks, can only be unlinked and counted.  Tracking always ends,
- * so that debugobjects does not call the fixup again.
- */
-static bool sem_debug_fixup_free(void *addr, enum debug_obj_state state)
-{
-	struct semaphore *sem = addr;
-	unsigned int sleepers;
-	unsigned long flags;
-
-	if (state != ODEBUG_STATE_ACTIVE)
-		return false;
-
-	raw_spin_lock_irqsave(&sem->lock, flags);
-	atomic_or(SEM_SHUTDOWN, &sem->count);
-	/*
-	 * Tracked, so waiters were queued; but sema_init() may have reset the
-	 * list and the count since.  Unless the list and SEM_WAITERS agree
-	 * that someone waits (then the last sem_waiter_gone() below ends the
-	 * tracking), end it here.
-	 */
-	if (!sem->first_waiter ||
-	    !(atomic_read(&sem->count) & SEM_WAITERS)) {
-		atomic_andnot(SEM_WAITERS, &sem->count);
-		sem_debug_stop(sem, &sem_debug_descr);
-	}
-	sleepers = sem_fail_entries(sem, flags, true);
-	WARN(sleepers, "semaphore %p freed or re-initialised with %u sleeping waiters\n",
-	     sem, sleepers);
-	return true;
-}
-
-static const struct debug_obj_descr sem_debug_descr = {
-	.name		= "semaphore",
-	.fixup_free	= sem_debug_fixup_free,
-};
-
-/*
- * A queued entry is freed: dequeue it as sem_cancel() would, without
- * calling its grant function.  A request, tracked until its function
- * starts, is cancelled as sem_async_cancel() would.  Tracking always ends.
- */
-static bool sem_waiter_debug_fixup_free(void *addr, enum debug_obj_state state)
-{
-	struct sem_waiter *waiter = addr;
-	struct semaphore *sem = READ_ONCE(waiter->sem);
-	unsigned long flags;
-
-	if (state != ODEBUG_STATE_ACTIVE)
-		return false;
-	if (waiter->async) {
-		if (!sem_async_cancel(container_of(waiter, struct sem_async,
-						   waiter)))
-			sem_debug_stop(waiter, &sem_waiter_debug_descr);
-		return true;
-	}
-	if (WARN_ON_ONCE(!sem)) {
-		/* Tracked but never queued: nothing to take off a list. */
-		sem_debug_stop(waiter, &sem_waiter_debug_descr);
-		return true;
-	}
-
-	raw_spin_lock_irqsave(&sem->lock, flags);
-	/* Otherwise a grant or cancel since then ended the tracking. */
-	if (smp_load_acquire(&waiter->state) == SEM_WAITER_QUEUED &&
-	    READ_ONCE(waiter->sem) == sem) {
-		sem_debug_stop(waiter, &sem_waiter_debug_descr);
-		sem_dequeue(sem, waiter);
-		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
-	}
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-	return true;
-}
-
-static const struct debug_obj_descr sem_waiter_debug_descr = {
-	.name		= "semaphore wait entry",
-	.fixup_free	= sem_waiter_debug_fixup_free,
-};
-
-/*
- * sema_init() of a semaphore that may still be tracked: debug_object_free()
- * runs the fixup above if it is, and does nothing if not.
- */
-void sem_debug_init(struct semaphore *sem)
-{
-	debug_object_free(sem, &sem_debug_descr);
-}
-EXPORT_SYMBOL(sem_debug_init);
-
-/* sem->lock held: the first waiter was queued, or the last one left. */
-static inline void sem_debug_waiters(struct semaphore *sem, bool waiters)
-{
-	if (waiters)
-		sem_debug_start(sem, &sem_debug_descr);
-	else
-		sem_debug_stop(sem, &sem_debug_descr);
-}
-
-/* sem->lock held: a wait entry of down_entry() was queued or dequeued. */
-static inline void sem_debug_entry(struct sem_waiter *waiter, bool queued)
-{
-	if (queued)
-		sem_debug_start(waiter, &sem_waiter_debug_descr);
-	else
-		sem_debug_stop(waiter, &sem_waiter_debug_descr);
-}
-
-/* A request initialised again: if still queued, the fixup dequeues it. */
-static inline void sem_debug_entry_init(struct sem_waiter *waiter)
-{
-	debug_object_free(waiter, &sem_waiter_debug_descr);
-}
-#else
-static inline void sem_debug_waiters(struct semaphore *sem, bool waiters) { }
-static inline void sem_debug_entry(struct sem_waiter *waiter, bool queued) { }
-static inline void sem_debug_entry_init(struct sem_waiter *waiter) { }
-#endif /* CONFIG_DEBUG_SEMAPHORE */
-
-#ifdef CONFIG_DETECT_HUNG_TASK_BLOCKER
-/*
- * The holder hint: a task_struct or a function address, told apart with
- * __kernel_text_address() (struct semaphore is 2-byte aligned on m68k).
- */
-static __always_inline void sem_hint(struct semaphore *sem,
-				     unsigned long holder)
-{
-	WRITE_ONCE(sem->last_holder, holder);
-}
-
-/* A unit taken by the caller: current, unless in interrupt context. */
-static __always_inline void sem_hint_caller(struct semaphore *sem)
-{
-	sem_hint(sem, in_task() ? (unsigned long)current : 0);
-}
-
-/*
- * ->blocker_sem is set under sem->lock and cleared under the task's pi_lock,
- * which sem_task_blocker() holds, so nobody reads it after down() returned.
- */
-static void sem_blocker_set(struct semaphore *sem)
-{
-	WRITE_ONCE(current->blocker_sem, sem);
-}
-
-static void sem_blocker_clear(void)
-{
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&current->pi_lock, flags);
-	WRITE_ONCE(current->blocker_sem, NULL);
-	raw_spin_unlock_irqrestore(&current->pi_lock, flags);
-}
-
-/**
- * sem_task_blocker - the holder hint of the semaphore a task sleeps on
- * @t: the task
- * @holder: set to sem_holder_hint() of that semaphore
- *
- * Context: Any context; takes @t's pi_lock, under which the semaphore
- * cannot be freed, and reads it without faulting.
- * Return: true if @t sleeps in down() or one of its variants.
- */
-bool sem_task_blocker(struct task_struct *t, unsigned long *holder)
-{
-	struct semaphore *sem;
-	unsigned long flags;
-	bool ret = false;
-
-	raw_spin_lock_irqsave(&t->pi_lock, flags);
-	sem = READ_ONCE(t->blocker_sem);
-	if (sem) {
-		ret = !get_kernel_nofault(*holder, &sem->last_holder);
-		/*
-		 * sem_blocker_forget() clears the pointer without this lock:
-		 * then the read may have been of freed memory.
-		 */
-		smp_rmb();
-		if (READ_ONCE(t->blocker_sem) != sem)
-			ret = false;
-	}
-	raw_spin_unlock_irqrestore(&t->pi_lock, flags);
-	return ret;
-}
-
-/*
- * The debug fixup unlinks a sleeper under sem->lock, inside which pi_lock
- * must not nest: sem_task_blocker() checks the pointer again instead.
- */
-static void sem_blocker_forget(struct task_struct *t)
-{
-	WRITE_ONCE(t->blocker_sem, NULL);
-	/* Ordered before the free that follows the fixup. */
-	smp_wmb();
-}
-#else
-static __always_inline void sem_hint(struct semaphore *sem,
-				     unsigned long holder) { }
-static __always_inline void sem_hint_caller(struct semaphore *sem) { }
-static inline void sem_blocker_set(struct semaphore *sem) { }
-static inline void sem_blocker_clear(void) { }
-static inline void sem_blocker_forget(struct task_struct *t) { }
-#endif
 
 /*
  * Take a free unit without the lock: a free unit means nobody waits, so
@@ -336,13 +98,11 @@ static __always_inline bool sem_take_fast(struct semaphore *sem)
 
 	/* The guess in constants costs what mutex_lock() costs. */
 	if (likely(atomic_try_cmpxchg_acquire(&sem->count, &c, 0)))
-		goto taken;
+		return true;
 	do {
 		if (!(c & SEM_COUNT_MAX))
 			return false;
 	} while (!atomic_try_cmpxchg_acquire(&sem->count, &c, c - 1));
-taken:
-	sem_hint_caller(sem);
 	return true;
 }
 
@@ -392,11 +152,7 @@ static void sem_waiter_gone(struct semaphore *sem)
 	}
 }
 
-/*
- * Take @waiter, from any position, off @sem's waiters; sem->lock held.  An
- * entry alone in its circle is the only waiter if it is the first, else
- * not queued at all (a sleeper unlinked by the debug fixup): a no-op.
- */
+/* Take @waiter, from any position, off @sem's waiters; sem->lock held. */
 static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter)
 {
 	lockdep_assert_held(&sem->lock);
@@ -407,37 +163,28 @@ static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter)
 	sem_waiter_gone(sem);
 }
 
-/* Trace the queueing, with the queue's length; note the time for the grant. */
-static void sem_trace_queue(struct semaphore *sem, struct sem_waiter *waiter,
-			    bool async)
+#ifdef CONFIG_DEBUG_SEMAPHORE
+/*
+ * For semaphore-debug.c: a queued entry is being freed or initialised.
+ * Take it off its semaphore as sem_cancel() would, without a trace event.
+ */
+void sem_debug_dequeue(struct sem_waiter *waiter)
 {
-	unsigned int qlen = 1;
-	struct sem_waiter *w;
+	struct semaphore *sem = READ_ONCE(waiter->sem);
+	unsigned long flags;
 
-	lockdep_assert_held(&sem->lock);
-	waiter->queued_ns = trace_sem_entry_grant_enabled() ? local_clock() : 0;
-	if (!trace_sem_entry_queue_enabled())
+	if (WARN_ON_ONCE(!sem))
 		return;
-	list_for_each_entry(w, &sem->first_waiter->list, list)
-		qlen++;
-	trace_sem_entry_queue(sem, waiter, qlen, async);
-}
-
-/* Trace the grant of a queued entry, with the time it waited. */
-static void sem_trace_grant(struct semaphore *sem, struct sem_waiter *waiter)
-{
-	u64 now, wait = 0;
-
-	if (!trace_sem_entry_grant_enabled())
-		return;
-	if (waiter->queued_ns) {
-		/* local_clock() of another CPU may be behind: clamp at 0. */
-		now = local_clock();
-		if (now > waiter->queued_ns)
-			wait = now - waiter->queued_ns;
+	raw_spin_lock_irqsave(&sem->lock, flags);
+	/* Otherwise a grant or cancel took it off since the report. */
+	if (smp_load_acquire(&waiter->state) == SEM_WAITER_QUEUED &&
+	    READ_ONCE(waiter->sem) == sem) {
+		sem_dequeue(sem, waiter);
+		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
 	}
-	trace_sem_entry_grant(sem, waiter, wait);
+	raw_spin_unlock_irqrestore(&sem->lock, flags);
 }
+#endif
 
 static noinline int __down_common(struct semaphore *sem, long state,
 				  long timeout);
@@ -560,8 +307,6 @@ void __sched up(struct semaphore *sem)
 {
 	int c = 0;	/* the guess: a binary semaphore, nobody waits */
 
-	/* Before the release: a down after it may set a new hint. */
-	sem_hint(sem, 0);
 	/* Release: pairs with the acquire of the next down. */
 	if (likely(atomic_try_cmpxchg_release(&sem->count, &c, 1)))
 		return;
@@ -626,16 +371,13 @@ static noinline int __sched __down_common(struct semaphore *sem, long state,
 	raw_spin_lock_irqsave(&sem->lock, flags);
 	if (sem_take_or_wait(sem)) {
 		/* A unit was freed since the fast path looked. */
-		sem_hint_caller(sem);
 		raw_spin_unlock_irqrestore(&sem->lock, flags);
 		return 0;
 	}
 	trace_contention_begin(sem, 0);
-	sem_blocker_set(sem);
 	ret = ___down_common(sem, state, timeout);
 	trace_contention_end(sem, ret);
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
-	sem_blocker_clear();
 
 	return ret;
 }
@@ -655,15 +397,13 @@ static struct sem_waiter *__up(struct semaphore *sem,
 	while ((waiter = sem->first_waiter)) {
 		sem_dequeue(sem, waiter);
 		if (waiter->task) {
-			sem_hint(sem, (unsigned long)waiter->task);
 			wake_q_add(wake_q, waiter->task);
 			waiter->state = SEM_WAITER_DONE;
 			return NULL;
 		}
-		sem_trace_grant(sem, waiter);
+		trace_sem_entry_grant(sem, waiter);
 		if (!waiter->async) {
 			sem_debug_entry(waiter, false);
-			sem_hint(sem, (unsigned long)waiter->grant);
 			waiter->status = 0;
 			WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
 			return waiter;
@@ -674,7 +414,6 @@ static struct sem_waiter *__up(struct semaphore *sem,
 		/* Its work could not be queued: the next waiter's unit. */
 	}
 	/* Nobody is left to take it (SEM_WAITERS is clear): free it. */
-	sem_hint(sem, 0);
 	atomic_inc_return_release(&sem->count);
 	return NULL;
 }
@@ -833,13 +572,12 @@ int down_entry(struct semaphore *sem, struct sem_waiter *waiter)
 	} else if (atomic_read(&sem->count) & SEM_SHUTDOWN) {
 		ret = -ESHUTDOWN;
 	} else if (sem_take_or_wait(sem)) {
-		sem_hint_caller(sem);
 		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
 		ret = 0;
 	} else {
 		WRITE_ONCE(waiter->sem, sem);
 		sem_enqueue(sem, waiter);
-		sem_trace_queue(sem, waiter, false);
+		trace_sem_entry_queue(sem, waiter);
 		sem_debug_entry(waiter, true);
 		/*
 		 * Release: whoever sees QUEUED without sem->lock (a sem_cancel()
@@ -954,10 +692,10 @@ EXPORT_SYMBOL_GPL(sem_cancel_sync);
 
 /*
  * Settle every queued entry with -ESHUTDOWN, unlock (@flags), run the grant
- * functions and return the number of sleepers (unlinked if @unlink_sleepers).
+ * functions and return the number of sleepers, which stay queued.
  */
 static unsigned int sem_fail_entries(struct semaphore *sem,
-				     unsigned long flags, bool unlink_sleepers)
+				     unsigned long flags)
 	__releases(&sem->lock)
 {
 	struct sem_waiter *waiter, *next;
@@ -973,10 +711,6 @@ static unsigned int sem_fail_entries(struct semaphore *sem,
 		list_add_tail(&all, &sem->first_waiter->list);
 	list_for_each_entry_safe(waiter, next, &all, list) {
 		if (waiter->task) {
-			if (unlink_sleepers) {
-				list_del_init(&waiter->list);
-				sem_blocker_forget(waiter->task);
-			}
 			sleepers++;
 			continue;
 		}
@@ -1030,7 +764,7 @@ void sem_shutdown(struct semaphore *sem)
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
 	atomic_or(SEM_SHUTDOWN, &sem->count);
-	sleepers = sem_fail_entries(sem, flags, false);
+	sleepers = sem_fail_entries(sem, flags);
 	WARN_ONCE(sleepers, "semaphore %p: %s() with sleeping waiters\n",
 		  sem, __func__);
 }
@@ -1056,8 +790,6 @@ static bool sem_async_queue(struct sem_async *req, int status)
 
 	lockdep_assert_held(&sem->lock);
 	req->waiter.state = SEM_WAITER_IDLE;
-	if (!status)
-		sem_hint(sem, (unsigned long)req->func);
 	WRITE_ONCE(req->status, status);
 	/* queue_work() orders @status before the work function reads it. */
 	if (likely(queue_work(req->wq, &req->work)))
@@ -1072,7 +804,6 @@ static bool sem_async_queue(struct sem_async *req, int status)
 static void sem_async_workfn(struct work_struct *work)
 {
 	struct sem_async *req = container_of(work, struct sem_async, work);
-	struct semaphore *sem = req->waiter.sem;
 	int status;
 
 	sem_debug_entry(&req->waiter, false);
@@ -1082,10 +813,7 @@ static void sem_async_workfn(struct work_struct *work)
 	 * a caller that down_async() refused.
 	 */
 	status = xchg(&req->status, SEM_ASYNC_IDLE);
-	trace_sem_async_work_start(sem, req, status);
 	req->func(req, status);
-	/* @req may have been freed by now. */
-	trace_sem_async_work_end(sem, req);
 }
 
 /* sem_async_init(), with the lockdep class of its call site. */
@@ -1144,7 +872,7 @@ bool down_async(struct sem_async *req)
 		give_back = !ret;
 	} else {
 		sem_enqueue(sem, &req->waiter);
-		sem_trace_queue(sem, &req->waiter, true);
+		trace_sem_entry_queue(sem, &req->waiter);
 		req->waiter.state = SEM_WAITER_QUEUED;
 		ret = true;
 	}

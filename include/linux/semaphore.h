@@ -22,15 +22,12 @@ struct sem_waiter;
 /*
  * Please don't access any members directly.  ->count: bits 0-29 free units,
  * bit 30 someone waits, bit 31 shut down; ->first_waiter: a circular list.
- * 16 bytes on 64-bit, 24 with CONFIG_DETECT_HUNG_TASK_BLOCKER.
+ * 16 bytes on 64-bit without lock debugging.
  */
 struct semaphore {
 	atomic_t		count;
 	raw_spinlock_t		lock;
 	struct sem_waiter	*first_waiter;
-#ifdef CONFIG_DETECT_HUNG_TASK_BLOCKER
-	unsigned long		last_holder;
-#endif
 };
 
 #define __SEM_SHUTDOWN		INT_MIN
@@ -52,18 +49,11 @@ struct semaphore {
 #define DEFINE_SEMAPHORE(_name, _n)	\
 	struct semaphore _name = __SEMAPHORE_INITIALIZER(_name, _n)
 
-#ifdef CONFIG_DEBUG_SEMAPHORE
-void sem_debug_init(struct semaphore *sem);
-#else
-static inline void sem_debug_init(struct semaphore *sem) { }
-#endif
-
 /* Only for a semaphore nobody uses; a count above 2^30 - 1 warns. */
 static inline void sema_init(struct semaphore *sem, int val)
 {
 	static struct lock_class_key __key;
 
-	sem_debug_init(sem);
 	if (WARN_ON_ONCE((unsigned int)val > __SEM_COUNT_MAX))
 		val = __SEM_COUNT_MAX;
 	*sem = (struct semaphore) __SEMAPHORE_INITIALIZER(*sem, val);
@@ -101,24 +91,6 @@ static inline bool sem_has_waiters(const struct semaphore *sem)
 	return atomic_read(&sem->count) & __SEM_WAITERS;
 }
 
-#ifdef CONFIG_DETECT_HUNG_TASK_BLOCKER
-/**
- * sem_holder_hint - who took a semaphore last, for the hung-task report
- * @sem: the semaphore
- * Return: the last task_struct to take a unit (0 in interrupt context), or
- * the grant or work function granted one; 0 if unknown or after up().
- */
-static inline unsigned long sem_holder_hint(const struct semaphore *sem)
-{
-	return READ_ONCE(sem->last_holder);
-}
-
-bool sem_task_blocker(struct task_struct *t, unsigned long *holder);
-#else
-static inline unsigned long sem_holder_hint(const struct semaphore *sem) { return 0; }
-static inline bool sem_task_blocker(struct task_struct *t, unsigned long *holder) { return false; }
-#endif
-
 extern void down(struct semaphore *sem);
 extern int __must_check down_interruptible(struct semaphore *sem);
 extern int __must_check down_killable(struct semaphore *sem);
@@ -130,7 +102,7 @@ extern void up(struct semaphore *sem);
  * typedef sem_grant_fn - called once a queued wait entry is settled
  * @waiter: the entry that was queued with down_entry()
  * @status: 0 if the caller now holds one unit, to release with up(); or
- *	-ESHUTDOWN (no unit) from sem_shutdown() or CONFIG_DEBUG_SEMAPHORE
+ *	-ESHUTDOWN (no unit) from sem_shutdown()
  *
  * Runs once per queued entry, unlocked, with preemption disabled, in the
  * context (maybe hard interrupt) of the up() or sem_shutdown() that settled
@@ -149,7 +121,6 @@ typedef void (*sem_grant_fn)(struct sem_waiter *waiter, int status);
  * @async: the entry of a down_async() request
  * @status: the status passed to @grant
  * @sem: the semaphore the entry was last queued on, or a request's
- * @queued_ns: local_clock() at queueing, while sem_entry_grant is traced
  */
 struct sem_waiter {
 	struct list_head	list;
@@ -159,7 +130,6 @@ struct sem_waiter {
 	bool			async;
 	int			status;
 	struct semaphore	*sem;
-	u64			queued_ns;
 };
 
 void sem_waiter_init(struct sem_waiter *waiter, sem_grant_fn grant);

@@ -6,6 +6,7 @@
  */
 #include <kunit/test.h>
 #include <linux/cpumask.h>
+#include <linux/debugobjects.h>
 #include <linux/semaphore.h>
 #include <linux/wait.h>
 
@@ -24,7 +25,6 @@ struct sem_req {
 	bool			again;		/* its own down_async() */
 	bool			cancelled;	/* its own sem_async_cancel_sync() */
 	struct task_struct	*task;		/* ran the last run */
-	unsigned long		hint;		/* sem_holder_hint() inside */
 	int			seen_seq;	/* sem_req_seq after shutdown */
 	struct completion	started, gate, ran;	/* gate: complete_all() */
 };
@@ -124,20 +124,6 @@ static void sem_req_shut_down(struct sem_async *req, int status)
 	sem_shutdown(to_req(req)->sem);
 	to_req(req)->seen_seq = atomic_read(&sem_req_seq);
 	sem_req_end(req, 1);
-}
-
-static bool hung_demo;
-module_param(hung_demo, bool, 0444);
-MODULE_PARM_DESC(hung_demo, "run the forced hang of sem_async_test_hung_holder");
-
-/* Note the holder hint, then hold the unit until the gate opens. */
-static void sem_hint_work(struct sem_async *req, int status)
-{
-	sem_req_begin(req, status);
-	to_req(req)->hint = sem_holder_hint(to_req(req)->sem);
-	wait_for_completion_timeout(&to_req(req)->gate,
-				    hung_demo ? 30 * HZ : SEM_TEST_WAIT);
-	sem_req_end(req, status);
 }
 
 static void sem_req_setup(struct sem_req *r, struct semaphore *sem,
@@ -754,7 +740,12 @@ static void sem_async_test_rebind(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sem_count(b), 1U);
 }
 
-/* Rule: (debug) initialising or freeing a submitted request, or its semaphore, cleans up. */
+/*
+ * Rule: (debug) a waiting request initialised again or freed is taken off
+ * its semaphore; a granted one's work is cancelled by DEBUG_OBJECTS_WORK,
+ * and its unit stays taken; a semaphore freed with requests is only
+ * reported.  No function runs for any of them.
+ */
 static void sem_async_test_debug(struct kunit *test)
 {
 	const struct sem_test_param *p = test->param_value;
@@ -764,8 +755,9 @@ static void sem_async_test_debug(struct kunit *test)
 	struct sem_req *r;
 	int seq;
 
-	if (!IS_ENABLED(CONFIG_DEBUG_SEMAPHORE) || !IS_ENABLED(CONFIG_DEBUG_OBJECTS_WORK))
-		kunit_skip(test, "needs DEBUG_SEMAPHORE and DEBUG_OBJECTS_WORK");
+	if (!IS_ENABLED(CONFIG_DEBUG_SEMAPHORE) || !IS_ENABLED(CONFIG_DEBUG_OBJECTS_WORK) ||
+	    !IS_BUILTIN(CONFIG_SEMAPHORE_KUNIT_TEST))
+		kunit_skip(test, "needs DEBUG_SEMAPHORE and DEBUG_OBJECTS_WORK, built in");
 	wq = sem_test_wq(test, true);
 	blk = sem_test_block(test, wq);
 	sem = kzalloc(sizeof(*sem), GFP_KERNEL);
@@ -778,83 +770,34 @@ static void sem_async_test_debug(struct kunit *test)
 	kunit_info(test, "an ODEBUG report follows\n");
 	if (p->kind == SEM_REINIT)
 		sem_async_init(&r->req, sem, wq, sem_req_release);
-	else
-		kfree(p->kind == SEM_FREE_SEM ? (void *)sem : r);
+	else if (p->kind == SEM_FREE_REQ)
+		kfree(r);
+	else	/* As kfree() would, but the memory stays. */
+		debug_check_no_obj_freed(sem, sizeof(*sem));
 	sem_test_unblock(blk);
 	flush_workqueue(wq);
-	if (p->kind == SEM_FREE_SEM) {
-		/* Failed as by sem_shutdown(): it runs, and holds no unit. */
-		KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 1);
-		KUNIT_EXPECT_EQ(test, r->run[0].status, -ESHUTDOWN);
-		kfree(r);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&sem_req_seq), seq, "it ran");
+	KUNIT_EXPECT_EQ(test, sem_has_waiters(sem), p->kind == SEM_FREE_SEM);
+	/* Only the unit of a granted request is gone with its work. */
+	KUNIT_EXPECT_EQ(test, sem_count(sem), 0U);
+	up(sem);
+	flush_workqueue(wq);
+	if (p->kind == SEM_FREE_REQ) {
+		KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
+		kfree(sem);
 		return;
 	}
-	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&sem_req_seq), seq, "it ran");
-	KUNIT_EXPECT_FALSE(test, sem_has_waiters(sem));
-	if (!p->arg)
-		up(sem);
-	KUNIT_EXPECT_EQ_MSG(test, sem_count(sem), 1U, "a unit was lost");
+	/* The semaphore's request runs now, and so gives the unit back. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), p->kind == SEM_FREE_SEM);
+	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
 	if (p->kind == SEM_REINIT) {
 		KUNIT_EXPECT_TRUE(test, down_async(&r->req));
 		flush_workqueue(wq);
 		KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 1);
 		KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
-		kfree(r);
 	}
+	kfree(r);
 	kfree(sem);
-}
-
-/* Rule: while a function holds the unit the holder hint names it, not a failed one. */
-static void sem_async_test_holder_hint(struct kunit *test)
-{
-	const struct sem_test_param *p = test->param_value;
-	struct semaphore *sem = sem_new(test, 1);
-	struct sem_req *r = sem_req_new(test, sem, system_wq, sem_hint_work);
-	struct sem_req *f = sem_req_new(test, sem, system_wq, sem_req_release);
-
-	if (!IS_ENABLED(CONFIG_DETECT_HUNG_TASK_BLOCKER))
-		kunit_skip(test, "needs CONFIG_DETECT_HUNG_TASK_BLOCKER");
-	if (!p->kind)
-		down(sem);
-	KUNIT_EXPECT_TRUE(test, down_async(&r->req));
-	if (!p->kind)
-		up(sem);
-	KUNIT_ASSERT_TRUE(test, sem_test_done(&r->started));
-	KUNIT_EXPECT_TRUE(test, down_async(&f->req));
-	sem_shutdown(sem);
-	KUNIT_ASSERT_TRUE(test, sem_test_done(&f->ran));
-	KUNIT_EXPECT_EQ(test, sem_holder_hint(sem), (unsigned long)sem_hint_work);
-	complete_all(&r->gate);
-	KUNIT_ASSERT_TRUE(test, sem_test_done(&r->ran));
-	sem_async_flush(&r->req);
-	KUNIT_EXPECT_EQ(test, r->hint, (unsigned long)sem_hint_work);
-	KUNIT_EXPECT_EQ(test, sem_holder_hint(sem), 0UL);
-	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
-}
-
-/* Rule: a sleeper behind a function that holds the unit gets it once released. */
-static void sem_async_test_hung_holder(struct kunit *test)
-{
-	struct semaphore *sem = sem_new(test, 1);
-	struct sem_req *r = sem_req_new(test, sem, system_unbound_wq,
-					sem_hint_work);
-	struct sem_test_thread *t;
-
-	if (!hung_demo)
-		kunit_skip(test, "run by make hung (semaphore_async_kunit.hung_demo=1)");
-	if (!IS_ENABLED(CONFIG_DETECT_HUNG_TASK_BLOCKER))
-		kunit_skip(test, "needs CONFIG_DETECT_HUNG_TASK_BLOCKER");
-	KUNIT_EXPECT_TRUE(test, down_async(&r->req));
-	KUNIT_ASSERT_TRUE(test, sem_test_done(&r->started));
-	t = sem_test_thread_run_queued(test, sem, SEM_TEST_DOWN, 0, true);
-	msleep(10000);
-	KUNIT_EXPECT_FALSE(test, sem_test_returned(t));
-	complete_all(&r->gate);
-	KUNIT_EXPECT_TRUE(test, sem_test_wait_returned(t));
-	KUNIT_EXPECT_EQ(test, t->ret, 0);
-	sem_test_thread_put(test, t);
-	sem_async_flush(&r->req);
-	KUNIT_EXPECT_EQ(test, sem_count(sem), 1U);
 }
 
 /* Rule: a request costs a wait entry, a work item and three words. */
@@ -862,7 +805,7 @@ static void sem_async_test_size(struct kunit *test)
 {
 	if (BITS_PER_LONG != 64 || sizeof(struct work_struct) != 32)
 		kunit_skip(test, "for 64-bit without lock debugging");
-	KUNIT_EXPECT_EQ(test, sizeof(struct sem_async), 112);
+	KUNIT_EXPECT_EQ(test, sizeof(struct sem_async), 104);
 }
 
 static struct kunit_case sem_async_cases[] = {
@@ -881,8 +824,6 @@ static struct kunit_case sem_async_cases[] = {
 	KUNIT_CASE(sem_async_test_fn_frees),
 	KUNIT_CASE(sem_async_test_rebind),
 	KUNIT_CASE_PARAM(sem_async_test_debug, sem_async_debugs_gen_params),
-	KUNIT_CASE_PARAM(sem_async_test_holder_hint, sem_async_grants_gen_params),
-	KUNIT_CASE(sem_async_test_hung_holder),
 	KUNIT_CASE(sem_async_test_size),
 	{}
 };

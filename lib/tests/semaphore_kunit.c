@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/debugobjects.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/preempt.h>
@@ -432,25 +433,38 @@ static void sem_test_counting_stress(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, down_trylock(&sem), 1);
 }
 
-/* Rule: the semaphore does not grow (without lock debugging). */
+/* Rule: 16 bytes on 64-bit, 12 on 32-bit (without lock debugging). */
 static void sem_test_size(struct kunit *test)
 {
-	size_t size __maybe_unused = BITS_PER_LONG == 64 ? 16 : 12;
-
 	if (sizeof(raw_spinlock_t) != 4)
 		kunit_skip(test, "raw_spinlock_t is %zu bytes (lock debugging or UP)",
 			   sizeof(raw_spinlock_t));
-#ifdef __SEM_COUNT_MAX
-	KUNIT_EXPECT_EQ(test, sizeof(struct semaphore), size +
-			(IS_ENABLED(CONFIG_DETECT_HUNG_TASK_BLOCKER) ? sizeof(long) : 0));
-	KUNIT_EXPECT_EQ(test, offsetofend(struct semaphore, first_waiter), size);
-#else
-	if (BITS_PER_LONG != 64)
-		kunit_skip(test, "size limit is for 64-bit kernels");
-	KUNIT_EXPECT_LE(test, sizeof(struct semaphore), 24);
-#endif
+	KUNIT_EXPECT_LE(test, sizeof(struct semaphore), BITS_PER_LONG == 64 ? 16 : 12);
 }
 
+/*
+ * Rule: (debug) freeing a semaphore with a sleeper is reported, and
+ * nothing else happens: the sleeper still gets the next unit.
+ */
+static void sem_test_debug_free(struct kunit *test)
+{
+	struct sem_test_thread *t;
+	struct semaphore sem;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_SEMAPHORE) ||
+	    !IS_BUILTIN(CONFIG_SEMAPHORE_KUNIT_TEST))
+		kunit_skip(test, "needs CONFIG_DEBUG_SEMAPHORE, built in");
+	sema_init(&sem, SEM_TEST_NO_UNITS);
+	t = sem_test_thread_run_queued(test, &sem, SEM_TEST_DOWN, 0, true);
+	kunit_info(test, "an ODEBUG report follows\n");
+	/* As kfree() would, but the memory stays. */
+	debug_check_no_obj_freed(&sem, sizeof(sem));
+	KUNIT_EXPECT_FALSE(test, sem_test_returned(t));
+	up(&sem);
+	KUNIT_EXPECT_TRUE(test, sem_test_wait_returned(t));
+	KUNIT_EXPECT_EQ(test, t->ret, 0);
+	sem_test_thread_put(test, t);
+}
 static struct kunit_case sem_classic_cases[] = {
 	KUNIT_CASE(sem_test_trylock),
 	KUNIT_CASE(sem_test_init),
@@ -467,6 +481,7 @@ static struct kunit_case sem_classic_cases[] = {
 	KUNIT_CASE(sem_test_trylock_hardirq),
 	KUNIT_CASE(sem_test_counting_stress),
 	KUNIT_CASE(sem_test_size),
+	KUNIT_CASE(sem_test_debug_free),
 	{}
 };
 

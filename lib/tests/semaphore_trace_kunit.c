@@ -13,15 +13,14 @@
 
 #define SEM_TRACE_MAX	16
 
-/* The events of one semaphore, as a string such as "QGSE". */
+/* The events of one semaphore, as a string such as "QGC". */
 struct sem_trace_log {
 	spinlock_t		lock;		/* the probes run on any CPU */
 	struct semaphore	*sem;
-	unsigned int		n, queued_async;
+	unsigned int		n;
 	char			ev[SEM_TRACE_MAX + 1];
-	const void		*obj[SEM_TRACE_MAX];	/* entry or request */
-	int			val[SEM_TRACE_MAX];	/* qlen, ret, status */
-	u64			wait_ns;
+	const void		*obj[SEM_TRACE_MAX];	/* the wait entry */
+	int			val[SEM_TRACE_MAX];	/* a cancel's return */
 };
 
 static void sem_trace_add(void *data, struct semaphore *sem, char ev,
@@ -43,18 +42,14 @@ static void sem_trace_add(void *data, struct semaphore *sem, char ev,
 }
 
 static void probe_queue(void *data, struct semaphore *sem,
-			struct sem_waiter *waiter, unsigned int qlen, bool async)
+			struct sem_waiter *waiter)
 {
-	if (async && sem == ((struct sem_trace_log *)data)->sem)
-		((struct sem_trace_log *)data)->queued_async++;
-	sem_trace_add(data, sem, 'Q', waiter, qlen);
+	sem_trace_add(data, sem, 'Q', waiter, 0);
 }
 
 static void probe_grant(void *data, struct semaphore *sem,
-			struct sem_waiter *waiter, u64 wait_ns)
+			struct sem_waiter *waiter)
 {
-	if (sem == ((struct sem_trace_log *)data)->sem)
-		((struct sem_trace_log *)data)->wait_ns = wait_ns;
 	sem_trace_add(data, sem, 'G', waiter, 0);
 }
 
@@ -68,17 +63,6 @@ static void probe_shutdown(void *data, struct semaphore *sem,
 			   struct sem_waiter *waiter)
 {
 	sem_trace_add(data, sem, 'X', waiter, 0);
-}
-
-static void probe_start(void *data, struct semaphore *sem,
-			struct sem_async *req, int status)
-{
-	sem_trace_add(data, sem, 'S', req, status);
-}
-
-static void probe_end(void *data, struct semaphore *sem, const void *req)
-{
-	sem_trace_add(data, sem, 'E', req, 0);
 }
 
 static int sem_trace_init(struct kunit *test)
@@ -95,9 +79,7 @@ static int sem_trace_init(struct kunit *test)
 	return register_trace_sem_entry_queue(probe_queue, log) ?:
 	       register_trace_sem_entry_grant(probe_grant, log) ?:
 	       register_trace_sem_entry_cancel(probe_cancel, log) ?:
-	       register_trace_sem_entry_shutdown(probe_shutdown, log) ?:
-	       register_trace_sem_async_work_start(probe_start, log) ?:
-	       register_trace_sem_async_work_end(probe_end, log);
+	       register_trace_sem_entry_shutdown(probe_shutdown, log);
 }
 
 static void sem_trace_exit(struct kunit *test)
@@ -110,8 +92,6 @@ static void sem_trace_exit(struct kunit *test)
 	unregister_trace_sem_entry_grant(probe_grant, log);
 	unregister_trace_sem_entry_cancel(probe_cancel, log);
 	unregister_trace_sem_entry_shutdown(probe_shutdown, log);
-	unregister_trace_sem_async_work_start(probe_start, log);
-	unregister_trace_sem_async_work_end(probe_end, log);
 	tracepoint_synchronize_unregister();
 }
 
@@ -130,12 +110,14 @@ struct sem_trace_req {
 	struct sem_async	req;
 	struct semaphore	sem;
 	struct completion	ran;
+	int			status;
 };
 
 static void sem_trace_fn(struct sem_async *req, int status)
 {
 	struct sem_trace_req *r = container_of(req, struct sem_trace_req, req);
 
+	r->status = status;
 	if (!status)
 		up(&r->sem);
 	complete(&r->ran);
@@ -161,18 +143,17 @@ static struct sem_trace_req *sem_trace_req_new(struct kunit *test, int count,
 }
 
 static const struct sem_test_param sem_trace_grants[] = {
-	{ "waits_for_up", 0, 0, "QGSE" }, { "granted_at_once", 1, 0, "SE" },
+	{ "waits_for_up", 0, 0, "QG" }, { "granted_at_once", 1, 0, "" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(sem_trace_grants, sem_trace_grants, desc);
 
-/* Rule: a request reports queue and grant if it waits, start (0) and end; no more. */
+/* Rule: a request reports queue and grant if it waits; no more. */
 static void sem_trace_test_grant(struct kunit *test)
 {
 	const struct sem_test_param *p = test->param_value;
 	struct sem_trace_log *log = test->priv;
 	struct sem_trace_req *r = sem_trace_req_new(test, p->kind, system_wq);
-	int n = p->kind ? 0 : 2;
 
 	/* Cancels with nothing to cancel, before and after, report nothing. */
 	KUNIT_EXPECT_FALSE(test, sem_async_cancel(&r->req));
@@ -180,19 +161,13 @@ static void sem_trace_test_grant(struct kunit *test)
 	msleep(20);
 	up(&r->sem);
 	KUNIT_ASSERT_TRUE(test, sem_test_done(&r->ran));
-	sem_async_flush(&r->req);	/* and its end event */
+	sem_async_flush(&r->req);
 	KUNIT_EXPECT_FALSE(test, sem_async_cancel_sync(&r->req));
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), p->seq);
 	if (!p->kind) {
 		KUNIT_EXPECT_PTR_EQ(test, log->obj[0], (const void *)&r->req.waiter);
-		KUNIT_EXPECT_EQ(test, log->val[0], 1);		/* qlen */
-		KUNIT_EXPECT_EQ(test, log->queued_async, 1U);
 		KUNIT_EXPECT_PTR_EQ(test, log->obj[1], (const void *)&r->req.waiter);
-		KUNIT_EXPECT_GE(test, log->wait_ns, 10 * NSEC_PER_MSEC);
 	}
-	KUNIT_EXPECT_PTR_EQ(test, log->obj[n], (const void *)&r->req);
-	KUNIT_EXPECT_EQ(test, log->val[n], 0);
-	KUNIT_EXPECT_PTR_EQ(test, log->obj[n + 1], (const void *)&r->req);
 	KUNIT_EXPECT_EQ(test, sem_count(&r->sem), p->kind ? 2U : 1U);
 }
 
@@ -244,10 +219,9 @@ static void sem_trace_test_shutdown(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, work_pending(&r->req.work));
 	sem_test_unblock(blk);
 	KUNIT_ASSERT_TRUE(test, sem_test_done(&r->ran));
-	sem_async_flush(&r->req);	/* and its end event */
-	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QXSE");
-	KUNIT_EXPECT_PTR_EQ(test, log->obj[2], (const void *)&r->req);
-	KUNIT_EXPECT_EQ(test, log->val[2], -ESHUTDOWN);
+	sem_async_flush(&r->req);
+	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QX");
+	KUNIT_EXPECT_EQ(test, r->status, -ESHUTDOWN);
 	KUNIT_EXPECT_EQ(test, sem_count(&r->sem), 0U);
 }
 
@@ -255,7 +229,7 @@ static void sem_trace_entry_grant(struct sem_waiter *waiter, int status)
 {
 }
 
-/* Rule: entries report queue (qlen), cancel (its return) and grant, in order. */
+/* Rule: entries report queue, cancel (its return) and grant, in order. */
 static void sem_trace_test_entries(struct kunit *test)
 {
 	struct sem_trace_log *log = test->priv;
@@ -274,11 +248,8 @@ static void sem_trace_test_entries(struct kunit *test)
 	up(&sem);
 	KUNIT_EXPECT_EQ(test, sem_cancel(&sem, &w[0]), -EALREADY);
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QQQCGGC");
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_PTR_EQ(test, log->obj[i], (const void *)&w[i]);
-		KUNIT_EXPECT_EQ(test, log->val[i], i + 1);
-	}
-	KUNIT_EXPECT_EQ(test, log->queued_async, 0U);
 	KUNIT_EXPECT_EQ(test, log->val[3], 0);
 	KUNIT_EXPECT_PTR_EQ(test, log->obj[4], (const void *)&w[0]);
 	KUNIT_EXPECT_PTR_EQ(test, log->obj[5], (const void *)&w[2]);
