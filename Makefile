@@ -31,7 +31,7 @@ TEST_TORTURE_ROWS ?=
 TEST_TORTURE_SECS ?= 30
 export RESULTS
 
-.PHONY: all test tree kunit hung arches bench checkpatch kerneldoc sparse \
+.PHONY: all test tree kunit arches bench checkpatch kerneldoc sparse \
 	bisect patches htmldocs writeback mutation cocci objcheck internals torture \
 	aio sh-toolchain deps clean reset-results workload help litmus
 
@@ -59,8 +59,6 @@ writeback: deps
 kunit: reset-results tree
 	@$(T)/kunit.sh $(ARCH) $(TREE); $(T)/summary.sh
 
-hung: reset-results tree
-	@$(T)/hung-holder.sh $(ARCH); $(T)/summary.sh
 
 arches: reset-results tree
 	@$(T)/arches.sh $(ARCHES); $(T)/summary.sh

@@ -740,12 +740,7 @@ static void sem_async_test_rebind(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sem_count(b), 1U);
 }
 
-/*
- * Rule: (debug) a waiting request initialised again or freed is taken off
- * its semaphore; a granted one's work is cancelled by DEBUG_OBJECTS_WORK,
- * and its unit stays taken; a semaphore freed with requests is only
- * reported.  No function runs for any of them.
- */
+/* Rule: (debug) a request freed or re-initialised is dequeued or its work cancelled; none runs. */
 static void sem_async_test_debug(struct kunit *test)
 {
 	const struct sem_test_param *p = test->param_value;

@@ -536,11 +536,7 @@ static const struct sem_test_param sem_entry_frees[] = {
 
 KUNIT_ARRAY_PARAM_DESC(sem_entry_frees, sem_entry_frees, desc);
 
-/*
- * Rule: (debug) a queued entry freed or initialised again is taken off its
- * semaphore; a semaphore freed with entries is only reported.  No grant
- * function is called for either.
- */
+/* Rule: (debug) a queued entry freed or re-initialised is dequeued; a freed semaphore reported. */
 static void sem_entry_test_debug_free(struct kunit *test)
 {
 	const struct sem_test_param *p = test->param_value;

@@ -442,10 +442,7 @@ static void sem_test_size(struct kunit *test)
 	KUNIT_EXPECT_LE(test, sizeof(struct semaphore), BITS_PER_LONG == 64 ? 16 : 12);
 }
 
-/*
- * Rule: (debug) freeing a semaphore with a sleeper is reported, and
- * nothing else happens: the sleeper still gets the next unit.
- */
+/* Rule: (debug) a semaphore freed with a sleeper is reported; the sleeper still gets the unit. */
 static void sem_test_debug_free(struct kunit *test)
 {
 	struct sem_test_thread *t;

@@ -18,63 +18,45 @@ struct semaphore;
 struct sem_waiter;
 
 DECLARE_EVENT_CLASS(sem_entry,
-
-	TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter),
-
-	TP_ARGS(sem, waiter),
-
-	TP_STRUCT__entry(
-		__field(void *, sem)
-		__field(void *, waiter)
-	),
-
-	TP_fast_assign(
-		__entry->sem = sem;
-		__entry->waiter = waiter;
-	),
-
-	TP_printk("sem=%p waiter=%p", __entry->sem, __entry->waiter)
+		    TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter),
+		    TP_ARGS(sem, waiter),
+		    TP_STRUCT__entry(__field(void *, sem)
+				     __field(void *, waiter)),
+		    TP_fast_assign(__entry->sem = sem;
+				   __entry->waiter = waiter;),
+		    TP_printk("sem=%p waiter=%p", __entry->sem, __entry->waiter)
 );
 
 /* A wait entry was queued behind every earlier waiter. */
 DEFINE_EVENT(sem_entry, sem_entry_queue,
-	TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter),
-	TP_ARGS(sem, waiter)
+	     TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter),
+	     TP_ARGS(sem, waiter)
 );
 
 /* up() granted a unit to a queued wait entry. */
 DEFINE_EVENT(sem_entry, sem_entry_grant,
-	TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter),
-	TP_ARGS(sem, waiter)
+	     TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter),
+	     TP_ARGS(sem, waiter)
 );
 
 /* sem_shutdown() failed a queued wait entry. */
 DEFINE_EVENT(sem_entry, sem_entry_shutdown,
-	TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter),
-	TP_ARGS(sem, waiter)
+	     TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter),
+	     TP_ARGS(sem, waiter)
 );
 
 /* A cancel call took a wait entry back (@ret 0) or found it settled. */
 TRACE_EVENT(sem_entry_cancel,
-
-	TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter, int ret),
-
-	TP_ARGS(sem, waiter, ret),
-
-	TP_STRUCT__entry(
-		__field(void *, sem)
-		__field(void *, waiter)
-		__field(int, ret)
-	),
-
-	TP_fast_assign(
-		__entry->sem = sem;
-		__entry->waiter = waiter;
-		__entry->ret = ret;
-	),
-
-	TP_printk("sem=%p waiter=%p ret=%d", __entry->sem, __entry->waiter,
-		  __entry->ret)
+	    TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter, int ret),
+	    TP_ARGS(sem, waiter, ret),
+	    TP_STRUCT__entry(__field(void *, sem)
+			     __field(void *, waiter)
+			     __field(int, ret)),
+	    TP_fast_assign(__entry->sem = sem;
+			   __entry->waiter = waiter;
+			   __entry->ret = ret;),
+	    TP_printk("sem=%p waiter=%p ret=%d", __entry->sem, __entry->waiter,
+		      __entry->ret)
 );
 
 #endif /* _TRACE_SEMAPHORE_H */

@@ -52,7 +52,7 @@ done
 # commit SUBJECT and compare with the commit's FILE.
 convert() {
 	local subject=$1 scripts=$2 f=$3 c script tmp name
-	name="cocci/conversion/$f"
+	name="cocci/conversion/$f:${scripts//,/+}"
 	c=$(commit_of_subject "$LINUX" series "$subject")
 	[ -n "$c" ] || { record FAIL "$name" "no commit \"$subject\""; return 1; }
 	tmp=$(mktemp -d)

@@ -26,7 +26,7 @@ list_pkgs() {
 	echo "${pkgs[*]}" | fold -s -w 76 | sed 's/ *$//; s/^/  /'
 	[ -n "${KERNEL_SRC:-}" ] || echo "  (linux-source-6.12 only without KERNEL_SRC=)"
 	echo "Per target, installed when it runs:"
-	echo "  each port it boots (make kunit/hung/aio ARCH=..., torture, bench, arches: all):"
+	echo "  each port it boots (make kunit/aio ARCH=..., torture, bench, arches: all):"
 	awk '!/^#/ && NF { p = $3 " " $4; gsub(/,/, " ", p); printf "    %-8s %s\n", $1, p }' \
 		"$HERE/arches.txt"
 	echo "  make test:    sparse libc6-dev; ports x86_64 and TEST_ARCHES (default i386)"

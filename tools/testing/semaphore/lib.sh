@@ -299,9 +299,7 @@ kunit_config() {
 
 # kunit_run_args ARCH BDIR TREE: kunit.py's "run" arguments for the
 # semaphore suites of TREE on ARCH (arch_row read already), building in
-# BDIR, into the array kargs.  kunit.sh and hung-holder.sh share them, so
-# that both use one configuration and alternating between them rebuilds
-# little.
+# BDIR, into the array kargs.
 kunit_run_args() {
 	kunit_config "$3" "$2/semaphore.kunitconfig"
 	kargs=(run --arch="$1" --build_dir="$2" --kunitconfig="$2/semaphore.kunitconfig"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# Regenerate the down_async() mutations of lib/semaphore.c (24 of
+# Regenerate the down_async() mutations of lib/semaphore.c (22 of
 # mutations/*.patch; the others are written by hand) after the code moved:
 # each entry is a name, a description, the old text (must occur once) and
 # the new text.  Run from the repository root after make tree:
@@ -30,8 +30,8 @@ M = [
  ""),
 ("status-cleared-late",
  "the work function frees the request for resubmission only after its function returned, so a function cannot submit its own request again.",
- "\tstatus = xchg(&req->status, SEM_ASYNC_IDLE);\n\ttrace_sem_async_work_start(sem, req, status);\n\treq->func(req, status);\n",
- "\tstatus = READ_ONCE(req->status);\n\ttrace_sem_async_work_start(sem, req, status);\n\treq->func(req, status);\n\tWRITE_ONCE(req->status, SEM_ASYNC_IDLE);\n"),
+ "\tstatus = xchg(&req->status, SEM_ASYNC_IDLE);\n\treq->func(req, status);\n",
+ "\tstatus = READ_ONCE(req->status);\n\treq->func(req, status);\n\tWRITE_ONCE(req->status, SEM_ASYNC_IDLE);\n"),
 ("take-back-keeps-unit",
  "cancelling a granted request whose function has not started takes the work back but keeps the grant's unit: the unit is lost.",
  "\t\tgive_back = !xchg(&req->status, SEM_ASYNC_IDLE);\n",
@@ -65,21 +65,13 @@ M = [
  "\tlockdep_assert_held(&sem->lock);\n\treq->waiter.state = SEM_WAITER_IDLE;\n",
  "\tlockdep_assert_held(&sem->lock);\n"),
 ("reinit-leaves-queued",
- "initialising a queued entry or request again leaves it on its semaphore's list (the debug hook does nothing).",
- "\tdebug_object_free(waiter, &sem_waiter_debug_descr);\n",
- "\t(void)waiter;\n"),
+ "initialising a queued request again leaves it on its semaphore's list (the debug hook is not called).",
+ "\tsem_debug_entry_init(&req->waiter);\n\treq->waiter = (struct sem_waiter){ .async = true, .sem = sem };\n",
+ "\treq->waiter = (struct sem_waiter){ .async = true, .sem = sem };\n"),
 ("entry-takes-request",
  "down_entry() accepts a down_async() request's entry: up() then calls its grant function, which a request does not have.",
  "\treturn waiter->grant && !waiter->task && !waiter->async;",
  "\treturn !waiter->task;"),
-("trace-queue-caller-flipped",
- "the queue event names the wrong call: down_entry() for a down_async() request.",
- "\t\tsem_trace_queue(sem, &req->waiter, true);\n",
- "\t\tsem_trace_queue(sem, &req->waiter, false);\n"),
-("hint-shutdown",
- "a request failed by sem_shutdown() is named as the semaphore's holder, although it holds no unit.",
- "\tif (!status)\n\t\tsem_hint(sem, (unsigned long)req->func);\n",
- "\tsem_hint(sem, (unsigned long)req->func);\n"),
 ("grant-fail-drops-unit",
  "a grant whose work cannot be queued keeps the unit instead of passing it to the next waiter: the unit is lost.",
  "\t\t\t\t\t\t waiter), 0))\n\t\t\treturn NULL;\n",
@@ -88,10 +80,10 @@ M = [
  "down_async() whose work cannot be queued at once returns false but keeps the unit it took.",
  "\t\tgive_back = !ret;\n",
  ""),
-("fixup-skips-requests",
- "the debug fixup of a freed or re-initialised request treats it as a wait entry: a granted request's pending work and unit are left behind.",
- "\tif (waiter->async) {\n\t\tif (!sem_async_cancel(",
- "\tif (0) {\n\t\tif (!sem_async_cancel("),
+("debug-dequeue-skipped",
+ "CONFIG_DEBUG_SEMAPHORE reports a queued entry freed or initialised again but leaves it on its semaphore's list.",
+ "\tif (smp_load_acquire(&waiter->state) == SEM_WAITER_QUEUED &&\n\t    READ_ONCE(waiter->sem) == sem) {\n",
+ "\tif (0 && smp_load_acquire(&waiter->state) == SEM_WAITER_QUEUED &&\n\t    READ_ONCE(waiter->sem) == sem) {\n"),
 ("first-prev",
  "when the oldest waiter leaves, the newest becomes the first (the circular list is followed the wrong way), so FIFO order breaks.",
  "\t\t\t\t    list_next_entry(waiter, list);\n",

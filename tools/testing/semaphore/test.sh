@@ -17,7 +17,6 @@ step() { steps+=("$1"); }
 step "tree"
 step "kunit x86_64 pristine"
 step "kunit x86_64 patched"
-step "hung x86_64"
 for a in ${TEST_ARCHES-i386}; do step "kunit $a patched"; done
 [ -n "${TEST_TORTURE_ROWS:-}" ] && step "torture ${TEST_TORTURE_ROWS}"
 step "aio x86_64"
@@ -39,7 +38,6 @@ run_step() {
 	tree) "$HERE/record-step.sh" tree bash -c \
 		'"$0/mktree.sh" "$1" && "$0/pristine-tree.sh"' "$HERE" "$LINUX" ;;
 	kunit) "$HERE/kunit.sh" "$2" "$3" ;;
-	hung) "$HERE/hung-holder.sh" "$2" ;;
 	torture) shift; TORTURE_SECS=${TEST_TORTURE_SECS:-30} "$HERE/torture.sh" "$@" ;;
 	aio) AIO_DEBUG=lockdep "$HERE/aio.sh" "$2" ;;
 	patches) "$HERE/patches-check.sh" ;;

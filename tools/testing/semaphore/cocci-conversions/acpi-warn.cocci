@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// Do not free a semaphore that still has waiters, and do not crash.
+// One-off: acpi_os_delete_semaphore() warns and fails instead of crashing
+// when the semaphore still has waiters.
 virtual patch
 
 @depends on patch@
 expression S;
 @@
-- BUG_ON(sem_has_waiters(S));
-+ if (WARN_ON(sem_has_waiters(S)))
+- BUG_ON(!list_empty(&S->wait_list));
++ if (WARN_ON(!list_empty(&S->wait_list)))
 +	return AE_ERROR;
