@@ -2,15 +2,10 @@
 /*
  * CONFIG_DEBUG_SEMAPHORE: debugobjects tracks a semaphore while it has
  * waiters, and a wait entry while it is queued (a down_async() request
- * until its function starts), so that freeing or initialising the memory
- * of one of them then is reported.
- *
- * Reporting is all it does for a semaphore: its waiters point to it, and
- * nothing can be repaired.  A freed wait entry is also taken off its
- * semaphore's list, so that the next up() does not grant freed memory;
- * that calls no grant or work function.  The unit of a request whose work
- * was already queued stays lost (CONFIG_DEBUG_OBJECTS_WORK cancels the
- * work).
+ * until its function starts), so that freeing the memory of one of them,
+ * or initialising a queued entry again, is reported.  Reporting is all it
+ * does: the fixups only end the tracking, so that debugobjects does not
+ * call them again, and touch nothing else.
  */
 
 #include <linux/debugobjects.h>
@@ -37,7 +32,7 @@ static void sem_debug_stop(void *addr, const struct debug_obj_descr *descr)
 	debug_object_free(addr, descr);
 }
 
-/* Reported by debugobjects: stop tracking, so that it is not called again. */
+/* Reported: end the tracking, so that debugobjects does not call it again. */
 static bool sem_debug_fixup_free(void *addr, enum debug_obj_state state)
 {
 	if (state != ODEBUG_STATE_ACTIVE)
@@ -56,7 +51,6 @@ static bool sem_waiter_debug_fixup_free(void *addr, enum debug_obj_state state)
 	if (state != ODEBUG_STATE_ACTIVE)
 		return false;
 	sem_debug_stop(addr, &sem_waiter_debug_descr);
-	sem_debug_dequeue(addr);
 	return true;
 }
 
@@ -83,7 +77,7 @@ void sem_debug_entry(struct sem_waiter *waiter, bool queued)
 		sem_debug_stop(waiter, &sem_waiter_debug_descr);
 }
 
-/* An entry (re)initialised: reported, and dequeued, if it is queued. */
+/* An entry (re)initialised: reported if it is queued. */
 void sem_debug_entry_init(struct sem_waiter *waiter)
 {
 	debug_object_free(waiter, &sem_waiter_debug_descr);

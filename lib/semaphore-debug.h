@@ -12,7 +12,6 @@ struct sem_waiter;
 void sem_debug_waiters(struct semaphore *sem, bool waiters);
 void sem_debug_entry(struct sem_waiter *waiter, bool queued);
 void sem_debug_entry_init(struct sem_waiter *waiter);
-void sem_debug_dequeue(struct sem_waiter *waiter);
 #else
 static inline void sem_debug_waiters(struct semaphore *sem, bool waiters) { }
 static inline void sem_debug_entry(struct sem_waiter *waiter, bool queued) { }

@@ -5,8 +5,6 @@
  *
  * Copyright (c) 2008 Intel Corporation
  * Author: Matthew Wilcox <willy@linux.intel.com>
- *
- * After Trond Myklebust's iosem, Suparna Bhattacharya and Benjamin LaHaise.
  */
 
 /*
@@ -81,12 +79,8 @@ struct sem_grant_queue {
 
 static DEFINE_PER_CPU(struct sem_grant_queue, sem_grant_queue);
 
-static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter);
 static void sem_run_grant(struct sem_waiter *waiter);
 static bool sem_async_queue(struct sem_async *req, int status);
-static unsigned int sem_fail_entries(struct semaphore *sem,
-				     unsigned long flags)
-	__releases(&sem->lock);
 
 /*
  * Take a free unit without the lock: a free unit means nobody waits, so
@@ -162,29 +156,6 @@ static void sem_dequeue(struct semaphore *sem, struct sem_waiter *waiter)
 	list_del_init(&waiter->list);
 	sem_waiter_gone(sem);
 }
-
-#ifdef CONFIG_DEBUG_SEMAPHORE
-/*
- * For semaphore-debug.c: a queued entry is being freed or initialised.
- * Take it off its semaphore as sem_cancel() would, without a trace event.
- */
-void sem_debug_dequeue(struct sem_waiter *waiter)
-{
-	struct semaphore *sem = READ_ONCE(waiter->sem);
-	unsigned long flags;
-
-	if (WARN_ON_ONCE(!sem))
-		return;
-	raw_spin_lock_irqsave(&sem->lock, flags);
-	/* Otherwise a grant or cancel took it off since the report. */
-	if (smp_load_acquire(&waiter->state) == SEM_WAITER_QUEUED &&
-	    READ_ONCE(waiter->sem) == sem) {
-		sem_dequeue(sem, waiter);
-		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
-	}
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-}
-#endif
 
 static noinline int __down_common(struct semaphore *sem, long state,
 				  long timeout);
@@ -401,16 +372,18 @@ static struct sem_waiter *__up(struct semaphore *sem,
 			waiter->state = SEM_WAITER_DONE;
 			return NULL;
 		}
-		trace_sem_entry_grant(sem, waiter);
 		if (!waiter->async) {
+			trace_sem_entry_grant(sem, waiter);
 			sem_debug_entry(waiter, false);
 			waiter->status = 0;
 			WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
 			return waiter;
 		}
 		if (sem_async_queue(container_of(waiter, struct sem_async,
-						 waiter), 0))
+						 waiter), 0)) {
+			trace_sem_entry_grant(sem, waiter);
 			return NULL;
+		}
 		/* Its work could not be queued: the next waiter's unit. */
 	}
 	/* Nobody is left to take it (SEM_WAITERS is clear): free it. */
@@ -518,7 +491,7 @@ static void sem_run_grant(struct sem_waiter *waiter)
  * Once is enough: the entry may be queued again once its grant function
  * was called, sem_cancel() removed it or down_entry() did not queue it.
  * Not for an entry that is queued, or settled with its grant function not
- * yet called: CONFIG_DEBUG_SEMAPHORE reports a queued one and dequeues it.
+ * yet called: CONFIG_DEBUG_SEMAPHORE reports a queued one.
  *
  * Context: Any context.
  */
@@ -643,12 +616,11 @@ int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
 		sem_debug_entry(waiter, false);
 		sem_dequeue(sem, waiter);
 		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
+		trace_sem_entry_cancel(sem, waiter);
 		ret = 0;
 	} else {
 		ret = -EALREADY;
 	}
-	if (ret != -EINVAL)
-		trace_sem_entry_cancel(sem, waiter, ret);
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
 
 	WARN_ONCE(ret == -ENOENT,
@@ -922,7 +894,7 @@ bool sem_async_cancel(struct sem_async *req)
 	}
 	if (ret) {
 		sem_debug_entry(&req->waiter, false);
-		trace_sem_entry_cancel(sem, &req->waiter, 0);
+		trace_sem_entry_cancel(sem, &req->waiter);
 	}
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
 	if (give_back)

@@ -433,6 +433,23 @@ static void sem_test_counting_stress(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, down_trylock(&sem), 1);
 }
 
+/* Rule: the count stops at 2^30 - 1: sema_init() clamps, up() there is ignored (both warn). */
+static void sem_test_count_limit(struct kunit *test)
+{
+#ifdef __SEM_COUNT_MAX
+	struct semaphore sem;
+
+	kunit_info(test, "warnings from sema_init() and up() follow\n");
+	sema_init(&sem, INT_MAX);
+	up(&sem);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), (unsigned int)__SEM_COUNT_MAX);
+	KUNIT_EXPECT_EQ(test, down_trylock(&sem), 0);
+	KUNIT_EXPECT_EQ(test, sem_count(&sem), (unsigned int)__SEM_COUNT_MAX - 1);
+#else
+	kunit_skip(test, "no limit below UINT_MAX on this kernel");
+#endif
+}
+
 /* Rule: 16 bytes on 64-bit, 12 on 32-bit (without lock debugging). */
 static void sem_test_size(struct kunit *test)
 {
@@ -462,6 +479,7 @@ static void sem_test_debug_free(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->ret, 0);
 	sem_test_thread_put(test, t);
 }
+
 static struct kunit_case sem_classic_cases[] = {
 	KUNIT_CASE(sem_test_trylock),
 	KUNIT_CASE(sem_test_init),
@@ -477,6 +495,7 @@ static struct kunit_case sem_classic_cases[] = {
 	KUNIT_CASE(sem_test_up_hardirq),
 	KUNIT_CASE(sem_test_trylock_hardirq),
 	KUNIT_CASE(sem_test_counting_stress),
+	KUNIT_CASE(sem_test_count_limit),
 	KUNIT_CASE(sem_test_size),
 	KUNIT_CASE(sem_test_debug_free),
 	{}

@@ -20,11 +20,10 @@ struct sem_trace_log {
 	unsigned int		n;
 	char			ev[SEM_TRACE_MAX + 1];
 	const void		*obj[SEM_TRACE_MAX];	/* the wait entry */
-	int			val[SEM_TRACE_MAX];	/* a cancel's return */
 };
 
 static void sem_trace_add(void *data, struct semaphore *sem, char ev,
-			  const void *obj, int val)
+			  const void *obj)
 {
 	struct sem_trace_log *log = data;
 	unsigned long flags;
@@ -35,7 +34,6 @@ static void sem_trace_add(void *data, struct semaphore *sem, char ev,
 	if (log->n < SEM_TRACE_MAX) {
 		log->ev[log->n] = ev;
 		log->obj[log->n] = obj;
-		log->val[log->n] = val;
 	}
 	log->n++;
 	spin_unlock_irqrestore(&log->lock, flags);
@@ -44,25 +42,25 @@ static void sem_trace_add(void *data, struct semaphore *sem, char ev,
 static void probe_queue(void *data, struct semaphore *sem,
 			struct sem_waiter *waiter)
 {
-	sem_trace_add(data, sem, 'Q', waiter, 0);
+	sem_trace_add(data, sem, 'Q', waiter);
 }
 
 static void probe_grant(void *data, struct semaphore *sem,
 			struct sem_waiter *waiter)
 {
-	sem_trace_add(data, sem, 'G', waiter, 0);
+	sem_trace_add(data, sem, 'G', waiter);
 }
 
 static void probe_cancel(void *data, struct semaphore *sem,
-			 struct sem_waiter *waiter, int ret)
+			 struct sem_waiter *waiter)
 {
-	sem_trace_add(data, sem, 'C', waiter, ret);
+	sem_trace_add(data, sem, 'C', waiter);
 }
 
 static void probe_shutdown(void *data, struct semaphore *sem,
 			   struct sem_waiter *waiter)
 {
-	sem_trace_add(data, sem, 'X', waiter, 0);
+	sem_trace_add(data, sem, 'X', waiter);
 }
 
 static int sem_trace_init(struct kunit *test)
@@ -180,7 +178,7 @@ static const struct sem_test_param sem_trace_cancels[] = {
 
 KUNIT_ARRAY_PARAM_DESC(sem_trace_cancels, sem_trace_cancels, desc);
 
-/* Rule: a cancel that removes or takes back a request reports one event, 0. */
+/* Rule: a cancel that removes or takes back a request reports one event. */
 static void sem_trace_test_cancel(struct kunit *test)
 {
 	const struct sem_test_param *p = test->param_value;
@@ -199,7 +197,6 @@ static void sem_trace_test_cancel(struct kunit *test)
 	flush_workqueue(wq);
 	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), p->seq);
 	KUNIT_EXPECT_PTR_EQ(test, log->obj[n], (const void *)&r->req.waiter);
-	KUNIT_EXPECT_EQ(test, log->val[n], 0);
 	KUNIT_EXPECT_FALSE(test, completion_done(&r->ran));
 	KUNIT_EXPECT_EQ(test, sem_count(&r->sem), p->kind == 1 ? 1U : 0U);
 }
@@ -229,7 +226,7 @@ static void sem_trace_entry_grant(struct sem_waiter *waiter, int status)
 {
 }
 
-/* Rule: entries report queue, cancel (its return) and grant, in order. */
+/* Rule: entries report queue, cancel (only a removal) and grant, in order. */
 static void sem_trace_test_entries(struct kunit *test)
 {
 	struct sem_trace_log *log = test->priv;
@@ -247,13 +244,11 @@ static void sem_trace_test_entries(struct kunit *test)
 	up(&sem);
 	up(&sem);
 	KUNIT_EXPECT_EQ(test, sem_cancel(&sem, &w[0]), -EALREADY);
-	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QQQCGGC");
+	KUNIT_EXPECT_STREQ(test, sem_trace_seq(log), "QQQCGG");
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_PTR_EQ(test, log->obj[i], (const void *)&w[i]);
-	KUNIT_EXPECT_EQ(test, log->val[3], 0);
 	KUNIT_EXPECT_PTR_EQ(test, log->obj[4], (const void *)&w[0]);
 	KUNIT_EXPECT_PTR_EQ(test, log->obj[5], (const void *)&w[2]);
-	KUNIT_EXPECT_EQ(test, log->val[6], -EALREADY);
 }
 
 static struct kunit_case sem_trace_cases[] = {

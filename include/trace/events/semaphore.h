@@ -45,18 +45,10 @@ DEFINE_EVENT(sem_entry, sem_entry_shutdown,
 	     TP_ARGS(sem, waiter)
 );
 
-/* A cancel call took a wait entry back (@ret 0) or found it settled. */
-TRACE_EVENT(sem_entry_cancel,
-	    TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter, int ret),
-	    TP_ARGS(sem, waiter, ret),
-	    TP_STRUCT__entry(__field(void *, sem)
-			     __field(void *, waiter)
-			     __field(int, ret)),
-	    TP_fast_assign(__entry->sem = sem;
-			   __entry->waiter = waiter;
-			   __entry->ret = ret;),
-	    TP_printk("sem=%p waiter=%p ret=%d", __entry->sem, __entry->waiter,
-		      __entry->ret)
+/* A cancel took a queued wait entry back, or a granted request's work. */
+DEFINE_EVENT(sem_entry, sem_entry_cancel,
+	     TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter),
+	     TP_ARGS(sem, waiter)
 );
 
 #endif /* _TRACE_SEMAPHORE_H */

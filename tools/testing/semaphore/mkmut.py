@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# Regenerate the down_async() mutations of lib/semaphore.c (22 of
+# Regenerate the down_async() mutations of lib/semaphore.c (20 of
 # mutations/*.patch; the others are written by hand) after the code moved:
 # each entry is a name, a description, the old text (must occur once) and
 # the new text.  Run from the repository root after make tree:
@@ -50,7 +50,7 @@ M = [
  "\tWARN_ON_ONCE(!in_task() || current_work() == &req->work);\n"),
 ("cancel-untraced",
  "cancel takes a request off its semaphore, or its pending work back, without the sem_entry_cancel event.",
- "\t\ttrace_sem_entry_cancel(sem, &req->waiter, 0);\n\t}\n\traw_spin_unlock_irqrestore(&sem->lock, flags);\n\tif (give_back)\n",
+ "\t\ttrace_sem_entry_cancel(sem, &req->waiter);\n\t}\n\traw_spin_unlock_irqrestore(&sem->lock, flags);\n\tif (give_back)\n",
  "\t}\n\traw_spin_unlock_irqrestore(&sem->lock, flags);\n\tif (give_back)\n"),
 ("shutdown-skips-requests",
  "sem_shutdown() fails queued down_async() requests without queueing their functions: they never learn of it.",
@@ -64,26 +64,18 @@ M = [
  "a granted request stays marked queued: a later cancel takes it off a list it is not on, and down_async() refuses it.",
  "\tlockdep_assert_held(&sem->lock);\n\treq->waiter.state = SEM_WAITER_IDLE;\n",
  "\tlockdep_assert_held(&sem->lock);\n"),
-("reinit-leaves-queued",
- "initialising a queued request again leaves it on its semaphore's list (the debug hook is not called).",
- "\tsem_debug_entry_init(&req->waiter);\n\treq->waiter = (struct sem_waiter){ .async = true, .sem = sem };\n",
- "\treq->waiter = (struct sem_waiter){ .async = true, .sem = sem };\n"),
 ("entry-takes-request",
  "down_entry() accepts a down_async() request's entry: up() then calls its grant function, which a request does not have.",
  "\treturn waiter->grant && !waiter->task && !waiter->async;",
  "\treturn !waiter->task;"),
 ("grant-fail-drops-unit",
  "a grant whose work cannot be queued keeps the unit instead of passing it to the next waiter: the unit is lost.",
- "\t\t\t\t\t\t waiter), 0))\n\t\t\treturn NULL;\n",
- "\t\t\t\t\t\t waiter), 0) || 1)\n\t\t\treturn NULL;\n"),
+ "\t\t\t\t\t\t waiter), 0)) {\n",
+ "\t\t\t\t\t\t waiter), 0) || 1) {\n"),
 ("immediate-fail-keeps-unit",
  "down_async() whose work cannot be queued at once returns false but keeps the unit it took.",
  "\t\tgive_back = !ret;\n",
  ""),
-("debug-dequeue-skipped",
- "CONFIG_DEBUG_SEMAPHORE reports a queued entry freed or initialised again but leaves it on its semaphore's list.",
- "\tif (smp_load_acquire(&waiter->state) == SEM_WAITER_QUEUED &&\n\t    READ_ONCE(waiter->sem) == sem) {\n",
- "\tif (0 && smp_load_acquire(&waiter->state) == SEM_WAITER_QUEUED &&\n\t    READ_ONCE(waiter->sem) == sem) {\n"),
 ("first-prev",
  "when the oldest waiter leaves, the newest becomes the first (the circular list is followed the wrong way), so FIFO order breaks.",
  "\t\t\t\t    list_next_entry(waiter, list);\n",
