@@ -743,18 +743,15 @@ void sem_shutdown(struct semaphore *sem)
 EXPORT_SYMBOL_GPL(sem_shutdown);
 
 /*
- * down_async() requests, bound at init to a semaphore (->waiter.sem), a
- * workqueue and a function.  A request is queued on the semaphore, or
- * granted (->status holds the grant's status until the work function takes
- * it), or idle (->status is SEM_ASYNC_IDLE).  The workqueue keeps the rest:
- * whether the work is pending or running; runs never overlap.
+ * A request, bound at init to ->waiter.sem, ->wq and ->func, is queued on
+ * its semaphore, granted (->status holds the grant's status until the work
+ * function takes it) or idle (SEM_ASYNC_IDLE); the workqueue keeps the rest.
  */
 #define SEM_ASYNC_IDLE	1
 
 /*
- * Grant @req with @status and queue its work, in one step under sem->lock
- * (then the pool's lock and the scheduler's).  False, with a warning and
- * @req idle, if its work item was queued or disabled by hand.
+ * Grant @req with @status and queue its work in one step, under sem->lock;
+ * false, warned and @req idle, if its work was queued or disabled by hand.
  */
 static bool sem_async_queue(struct sem_async *req, int status)
 {
@@ -772,7 +769,6 @@ static bool sem_async_queue(struct sem_async *req, int status)
 	return false;
 }
 
-/* The work function of every request: its function, with the grant's status. */
 static void sem_async_workfn(struct work_struct *work)
 {
 	struct sem_async *req = container_of(work, struct sem_async, work);
@@ -780,9 +776,8 @@ static void sem_async_workfn(struct work_struct *work)
 
 	sem_debug_entry(&req->waiter, false);
 	/*
-	 * Now down_async() accepts @req again and @status is this run's.
-	 * Fully ordered, as clearing PENDING is: this run sees the stores of
-	 * a caller that down_async() refused.
+	 * From here down_async() accepts @req again; @status is this run's.
+	 * Fully ordered, as clearing PENDING is, for a refused caller's stores.
 	 */
 	status = xchg(&req->status, SEM_ASYNC_IDLE);
 	req->func(req, status);
@@ -809,12 +804,11 @@ EXPORT_SYMBOL_GPL(__sem_async_init);
  * down_async - acquire the semaphore for a request's function
  * @req: a request initialised with sem_async_init()
  *
- * down() without waiting: take a free unit and queue the request's
- * function, or queue @req behind every earlier waiter, for the up() that
- * hands it a unit.  The function runs once per submission, with status 0
- * (it holds a unit and sees the stores made before the up() that released
- * it) or -ESHUTDOWN (no unit).  It may submit @req again: runs never
- * overlap, and an ordered workqueue keeps grant order.
+ * down() without waiting: take a free unit and queue the request's function,
+ * or queue @req behind earlier waiters for the up() that hands it a unit.
+ * The function runs once per submission, with status 0 (it holds a unit and
+ * sees the stores before the up() that released it) or -ESHUTDOWN (no unit).
+ * It may resubmit @req: runs never overlap, ordered workqueues keep FIFO.
  *
  * Context: Any context; does not sleep.
  * Return: %true if @req was submitted; %false if its function has not
@@ -860,9 +854,8 @@ EXPORT_SYMBOL_GPL(down_async);
  * sem_async_cancel - cancel a down_async() request, without waiting
  * @req: the request
  *
- * Takes @req off its semaphore if it waits there, or takes its function's
- * pending work back and gives the unit of that grant back, as cancel_work().
- * A function that already runs is not waited for.
+ * Takes @req off its semaphore, or its pending work back with the grant's
+ * unit, as cancel_work(); a function already running is not waited for.
  *
  * Context: Any context; does not sleep.  A unit given back may be granted
  * to the next waiter: not under a lock that a grant function takes.
@@ -884,9 +877,8 @@ bool sem_async_cancel(struct sem_async *req)
 	} else if (READ_ONCE(req->status) != SEM_ASYNC_IDLE &&
 		   cancel_work(&req->work)) {
 		/*
-		 * A grant's work, taken back before its function started.
-		 * Under sem->lock, so that no grant's queue_work() meets the
-		 * moment cancel_work() holds PENDING.
+		 * Taken back before it ran; under sem->lock, so no grant's
+		 * queue_work() meets the moment cancel_work() holds PENDING.
 		 */
 		give_back = !xchg(&req->status, SEM_ASYNC_IDLE);
 	} else {
@@ -909,8 +901,7 @@ EXPORT_SYMBOL_GPL(sem_async_cancel);
  *
  * As sem_async_cancel(), then waits for a running function, as
  * cancel_work_sync(); meanwhile down_async() refuses @req, also from its
- * function.  On return @req is idle and holds no unit: it may be freed or
- * initialised again.
+ * function.  On return @req is idle, holds no unit, may be freed or reused.
  *
  * Context: Process context; sleeps.  Not from @req's function (a warning,
  * and no wait), nor holding a lock that the function takes.  Calls may
