@@ -745,7 +745,7 @@ EXPORT_SYMBOL_GPL(sem_shutdown);
 /*
  * A request, bound at init to ->waiter.sem, ->wq and ->func, is queued on
  * its semaphore, granted (->status holds the grant's status until the work
- * function takes it) or idle (SEM_ASYNC_IDLE); the workqueue keeps the rest.
+ * function takes it) or idle (SEM_ASYNC_IDLE); ->work knows pending/running.
  */
 #define SEM_ASYNC_IDLE	1
 
@@ -776,8 +776,8 @@ static void sem_async_workfn(struct work_struct *work)
 
 	sem_debug_entry(&req->waiter, false);
 	/*
-	 * From here down_async() accepts @req again; @status is this run's.
-	 * Fully ordered, as clearing PENDING is, for a refused caller's stores.
+	 * From here down_async() accepts @req again; this run owns @status
+	 * and sees a refused caller's stores: full mb, as clearing PENDING.
 	 */
 	status = xchg(&req->status, SEM_ASYNC_IDLE);
 	req->func(req, status);
@@ -808,7 +808,7 @@ EXPORT_SYMBOL_GPL(__sem_async_init);
  * or queue @req behind earlier waiters for the up() that hands it a unit.
  * The function runs once per submission, with status 0 (it holds a unit and
  * sees the stores before the up() that released it) or -ESHUTDOWN (no unit).
- * It may resubmit @req: runs never overlap, ordered workqueues keep FIFO.
+ * It may resubmit @req: runs never overlap; an ordered wq keeps grant order.
  *
  * Context: Any context; does not sleep.
  * Return: %true if @req was submitted; %false if its function has not
@@ -854,8 +854,8 @@ EXPORT_SYMBOL_GPL(down_async);
  * sem_async_cancel - cancel a down_async() request, without waiting
  * @req: the request
  *
- * Takes @req off its semaphore, or its pending work back with the grant's
- * unit, as cancel_work(); a function already running is not waited for.
+ * Takes @req off its semaphore, or takes its pending work back and gives the
+ * grant's unit back, as cancel_work(); a running function is not waited for.
  *
  * Context: Any context; does not sleep.  A unit given back may be granted
  * to the next waiter: not under a lock that a grant function takes.
@@ -901,7 +901,7 @@ EXPORT_SYMBOL_GPL(sem_async_cancel);
  *
  * As sem_async_cancel(), then waits for a running function, as
  * cancel_work_sync(); meanwhile down_async() refuses @req, also from its
- * function.  On return @req is idle, holds no unit, may be freed or reused.
+ * function.  On return @req is idle, holds no unit: free or re-initialise it.
  *
  * Context: Process context; sleeps.  Not from @req's function (a warning,
  * and no wait), nor holding a lock that the function takes.  Calls may
