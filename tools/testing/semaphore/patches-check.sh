@@ -31,8 +31,8 @@ if grep -l 'semaphore-dev@example.org' "$dir"/*/*.patch > "$log"; then
 fi
 cover="$dir/semaphore/0000-cover-letter.patch"
 total=$(git -C "$LINUX" rev-list --count fixed-base..series)
-for want in "Subject: [PATCH v3 00/$total]" "Changes since v2:" "Part 1, patches 1-16," \
-	    "Part 2, patches 17-$total, is an RFC" "Why not what exists" "The base"; do
+for want in "Subject: [PATCH v3 00/$total]" "Changes since v2:" "Part 1, patches 1-18," \
+	    "Part 2, patches 19-$total, is an RFC" "Why not what exists" "The base"; do
 	grep -qF "$want" "$cover" || { : > "$log"; fail cover "the cover letter lacks \"$want\""; }
 done
 record PASS patches/from-and-cover "$n files from and signed off by $who; cover letter v3 with changelog, cut point and RFC note"
