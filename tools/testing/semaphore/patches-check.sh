@@ -4,7 +4,7 @@
 # make patches as a sender would run it, checked without mailing: with
 # FROM="A B <a@b.example>", every patch and both cover letters must be from
 # and signed off by that identity only, the series' cover letter must be
-# marked v2 and carry the changelog, the cut point and the RFC note.
+# marked v3 and carry the changelog, the cut point and the RFC note.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -31,8 +31,14 @@ if grep -l 'semaphore-dev@example.org' "$dir"/*/*.patch > "$log"; then
 fi
 cover="$dir/semaphore/0000-cover-letter.patch"
 total=$(git -C "$LINUX" rev-list --count fixed-base..series)
-for want in "Subject: [PATCH v3 00/$total]" "Changes since v2:" "Part 1, patches 1-18," \
-	    "Part 2, patches 19-$total, is an RFC" "Why not what exists" "The base"; do
+# Part 1 ends before the commit whose header first declares down_entry().
+part1=0
+for c in $(git -C "$LINUX" rev-list --reverse fixed-base..series); do
+	git -C "$LINUX" show "$c:include/linux/semaphore.h" | grep -q 'down_entry(' && break
+	part1=$((part1 + 1))
+done
+for want in "Subject: [PATCH v3 00/$total]" "Changes since v2:" "Part 1, patches 1-$part1," \
+	    "Part 2, patches $((part1 + 1))-$total, is an RFC" "Why not what exists" "The base"; do
 	grep -qF "$want" "$cover" || { : > "$log"; fail cover "the cover letter lacks \"$want\""; }
 done
 record PASS patches/from-and-cover "$n files from and signed off by $who; cover letter v3 with changelog, cut point and RFC note"
