@@ -1,28 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * CONFIG_DEBUG_SEMAPHORE: debugobjects tracks a semaphore while it has
- * waiters, and a wait entry while it is queued (a down_async() request
- * until its function starts), so that freeing the memory of one of them,
- * or initialising a queued entry again, is reported.  Reporting is all it
- * does: the fixups only end the tracking, so that debugobjects does not
- * call them again, and touch nothing else.
+ * waiters, and a wait entry while it is queued.  Freeing the memory of one
+ * of them then is reported, and that is all: the free fixups only end the
+ * tracking, so that debugobjects does not call them again.  Initialising a
+ * queued entry again is reported and takes the entry off its semaphore, as
+ * the timers' fixup deactivates an active timer, so that the semaphore's
+ * list is not broken.
  */
-
 #include <linux/debugobjects.h>
 #include <linux/sched/task_stack.h>
-#include <linux/semaphore.h>
+#include <linux/semaphore_async.h>
 
 #include "semaphore-debug.h"
 
 static const struct debug_obj_descr sem_debug_descr;
 static const struct debug_obj_descr sem_waiter_debug_descr;
 
-static void sem_debug_start(void *addr, const struct debug_obj_descr *descr)
+static void sem_debug_init(void *addr, const struct debug_obj_descr *descr)
 {
 	if (object_is_on_stack(addr))
 		debug_object_init_on_stack(addr, descr);
 	else
 		debug_object_init(addr, descr);
+}
+
+static void sem_debug_start(void *addr, const struct debug_obj_descr *descr)
+{
+	sem_debug_init(addr, descr);
 	debug_object_activate(addr, descr);
 }
 
@@ -46,6 +51,20 @@ static const struct debug_obj_descr sem_debug_descr = {
 	.fixup_free	= sem_debug_fixup_free,
 };
 
+/* Reported: the entry, about to be overwritten, leaves its semaphore. */
+static bool sem_waiter_debug_fixup_init(void *addr, enum debug_obj_state state)
+{
+	struct sem_waiter *waiter = addr;
+	struct semaphore *sem = READ_ONCE(waiter->sem);
+
+	if (state != ODEBUG_STATE_ACTIVE)
+		return false;
+	/* Stops the tracking; a grant that came first has done so. */
+	if (!sem || !sem_waiter_cancel(sem, waiter))
+		sem_debug_stop(addr, &sem_waiter_debug_descr);
+	return true;
+}
+
 static bool sem_waiter_debug_fixup_free(void *addr, enum debug_obj_state state)
 {
 	if (state != ODEBUG_STATE_ACTIVE)
@@ -56,6 +75,7 @@ static bool sem_waiter_debug_fixup_free(void *addr, enum debug_obj_state state)
 
 static const struct debug_obj_descr sem_waiter_debug_descr = {
 	.name		= "semaphore wait entry",
+	.fixup_init	= sem_waiter_debug_fixup_init,
 	.fixup_free	= sem_waiter_debug_fixup_free,
 };
 
@@ -68,7 +88,7 @@ void sem_debug_waiters(struct semaphore *sem, bool waiters)
 		sem_debug_stop(sem, &sem_debug_descr);
 }
 
-/* sem->lock held: a wait entry was queued, or left the list. */
+/* sem->lock held: a wait entry was queued, or left the queue. */
 void sem_debug_entry(struct sem_waiter *waiter, bool queued)
 {
 	if (queued)
@@ -77,8 +97,9 @@ void sem_debug_entry(struct sem_waiter *waiter, bool queued)
 		sem_debug_stop(waiter, &sem_waiter_debug_descr);
 }
 
-/* An entry (re)initialised: reported if it is queued. */
+/* An entry about to be (re)initialised: a queued one is fixed up. */
 void sem_debug_entry_init(struct sem_waiter *waiter)
 {
+	sem_debug_init(waiter, &sem_waiter_debug_descr);
 	debug_object_free(waiter, &sem_waiter_debug_descr);
 }

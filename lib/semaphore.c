@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Generic counting semaphores on wait entries, with asynchronous
+ * Generic counting semaphores, with wait entries and asynchronous
  * acquisition: see Documentation/locking/semaphore.rst.
  *
  * Copyright (c) 2008 Intel Corporation
@@ -15,36 +15,33 @@
  *
  * While nobody waits, down and up are one compare-and-exchange that guesses
  * a free binary semaphore, without the lock.  The raw spinlock protects the
- * waiters (a sleeper has ->task set, an entry ->grant) and every change of
- * SEM_WAITERS, which the compare-and-exchange that finds no free unit sets:
- * from then on the fast up() fails and a released unit goes through the
+ * waiters (a sleeper has ->task set, a wait entry ->grant) and every change
+ * of SEM_WAITERS, which the compare-and-exchange that finds no free unit
+ * sets: from then on the fast up() fails and a released unit goes through the
  * lock to the oldest waiter.  All changes of ->count are atomic on the whole
  * word, so a fast and a slow change never both succeed on one old value.  A
  * down acquires, up() releases; a unit handed to a waiter is ordered by the
  * lock.  The lock is raw, with interrupts disabled: up() and down_trylock()
  * may run in hard interrupt context, also on PREEMPT_RT.
  *
- * The grant is decided under the lock: the entry is dequeued, marked and
- * holds the unit from then on.  A woken sleeper checks its state under the
- * lock, so a racing signal or timeout loses.  A grant function runs after
- * the unlock, with preemption disabled from the decision to its return.  A
- * down_async() request's work is queued under the lock, in the same step
- * (sem_async_queue()), and is then its workqueue's.  That nests the pool
- * lock and the scheduler's locks inside sem->lock, an order lockdep checks
- * on every grant: a semaphore released or waited for under those locks
- * must not have down_async() requests.
+ * The grant is decided under the lock: the waiter is dequeued and holds the
+ * unit from then on.  A woken sleeper checks ->granted under the lock, so a
+ * racing signal or timeout loses.  A wait entry's grant function is called
+ * in the same locked step, as a wait queue calls its entries' functions: a
+ * cancel under the lock finds the entry queued, or its function returned.
+ * A down_async() request is a wait entry whose grant function queues the
+ * request's work; that nests the pool lock and the scheduler's locks inside
+ * sem->lock, an order lockdep checks on every grant.
  */
 
 #include <linux/bug.h>
 #include <linux/compiler.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
-#include <linux/percpu.h>
-#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/debug.h>
 #include <linux/sched/wake_q.h>
-#include <linux/semaphore.h>
+#include <linux/semaphore_async.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/ftrace.h>
@@ -58,29 +55,6 @@
 #define SEM_SHUTDOWN		__SEM_SHUTDOWN
 #define SEM_WAITERS		__SEM_WAITERS
 #define SEM_COUNT_MAX		__SEM_COUNT_MAX
-
-/* States of a struct sem_waiter; a request is only IDLE or QUEUED. */
-enum {
-	SEM_WAITER_IDLE,	/* initialised, not queued */
-	SEM_WAITER_QUEUED,	/* on a wait list */
-	SEM_WAITER_GRANTING,	/* settled, grant function not called yet */
-	SEM_WAITER_DONE,	/* granted, or grant function called */
-};
-
-/*
- * Grant functions settled while another runs on this CPU wait here for it
- * to return, so that a grant function calling up() cannot recurse.
- */
-struct sem_grant_queue {
-	struct sem_waiter	*head;
-	struct sem_waiter	*tail;
-	bool			running;
-};
-
-static DEFINE_PER_CPU(struct sem_grant_queue, sem_grant_queue);
-
-static void sem_run_grant(struct sem_waiter *waiter);
-static bool sem_async_queue(struct sem_async *req, int status);
 
 /*
  * Take a free unit without the lock: a free unit means nobody waits, so
@@ -267,10 +241,9 @@ EXPORT_SYMBOL(down_timeout);
  * Release the semaphore.  Unlike mutexes, up() may be called from any
  * context and even by tasks which have never called down().  If callers
  * are queued, the unit goes directly to the oldest: a sleeper is woken, a
- * down_async() request has its work queued, a down_entry() entry has its
- * grant function called (see &typedef sem_grant_fn for when).  Whoever is
- * granted the unit sees the stores made before up().  An up() that would
- * overflow the count (2^30 - 1) warns and is ignored.
+ * wait entry has its grant function called (see &typedef sem_grant_fn).
+ * Whoever is granted the unit sees the stores made before up().  An up()
+ * that would overflow the count (2^30 - 1) warns and is ignored.
  *
  * Context: Any context.
  */
@@ -304,8 +277,6 @@ static inline int __sched ___down_common(struct semaphore *sem, long state,
 {
 	struct sem_waiter waiter = {
 		.task	= current,
-		.state	= SEM_WAITER_QUEUED,
-		.sem	= sem,
 	};
 
 	sem_enqueue(sem, &waiter);
@@ -319,7 +290,7 @@ static inline int __sched ___down_common(struct semaphore *sem, long state,
 		raw_spin_unlock_irq(&sem->lock);
 		timeout = schedule_timeout(timeout);
 		raw_spin_lock_irq(&sem->lock);
-		if (waiter.state == SEM_WAITER_DONE)
+		if (waiter.granted)
 			return 0;
 	}
 
@@ -353,145 +324,80 @@ static noinline int __sched __down_common(struct semaphore *sem, long state,
 	return ret;
 }
 
-/*
- * Grant the unit being released to the oldest waiter; sem->lock held.  A
- * sleeper is put on @wake_q; an entry is returned, and the caller keeps
- * preemption disabled from before the unlock until sem_run_grant().
- */
-static struct sem_waiter *__up(struct semaphore *sem,
-			       struct wake_q_head *wake_q)
+/* Take a wait entry off @sem and call its grant function; sem->lock held. */
+static void sem_grant(struct semaphore *sem, struct sem_waiter *waiter,
+		      int status)
 {
-	struct sem_waiter *waiter;
-
-	lockdep_assert_held(&sem->lock);
-
-	while ((waiter = sem->first_waiter)) {
-		sem_dequeue(sem, waiter);
-		if (waiter->task) {
-			wake_q_add(wake_q, waiter->task);
-			waiter->state = SEM_WAITER_DONE;
-			return NULL;
-		}
-		if (!waiter->async) {
-			trace_sem_entry_grant(sem, waiter);
-			sem_debug_entry(waiter, false);
-			waiter->status = 0;
-			WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
-			return waiter;
-		}
-		if (sem_async_queue(container_of(waiter, struct sem_async,
-						 waiter), 0)) {
-			trace_sem_entry_grant(sem, waiter);
-			return NULL;
-		}
-		/* Its work could not be queued: the next waiter's unit. */
-	}
-	/* Nobody is left to take it (SEM_WAITERS is clear): free it. */
-	atomic_inc_return_release(&sem->count);
-	return NULL;
+	sem_dequeue(sem, waiter);
+	sem_debug_entry(waiter, false);
+	WRITE_ONCE(waiter->sem, NULL);
+	waiter->grant(waiter, status);
 }
 
 /*
- * Someone waits, or the count would overflow.  The fast path may change
- * ->count while SEM_WAITERS is clear: compare-and-exchange, even locked.
+ * Grant the unit being released to the oldest waiter: a sleeper is put on
+ * @wake_q, an entry's grant function called; sem->lock held.
+ */
+static void __up(struct semaphore *sem, struct wake_q_head *wake_q)
+{
+	struct sem_waiter *waiter = sem->first_waiter;
+
+	lockdep_assert_held(&sem->lock);
+	if (waiter->task) {
+		sem_dequeue(sem, waiter);
+		wake_q_add(wake_q, waiter->task);
+		waiter->granted = true;
+	} else {
+		trace_sem_entry_grant(sem, waiter);
+		sem_grant(sem, waiter, 0);
+	}
+}
+
+/*
+ * Someone waits, or the count would overflow.  With nobody queued, the
+ * unit is freed after the unlock, as the fast path frees it: a down() that
+ * takes it may free the semaphore at once (one used as a completion), so
+ * up() must be done with it by then.
  */
 static noinline void __sched __up_slow(struct semaphore *sem)
 {
-	struct sem_waiter *granted = NULL;
 	unsigned long flags;
-	bool overflow = false;
 	DEFINE_WAKE_Q(wake_q);
+	bool granted;
 	int c;
 
-	raw_spin_lock_irqsave(&sem->lock, flags);
-	if (likely(!sem->first_waiter)) {
+	for (;;) {
+		raw_spin_lock_irqsave(&sem->lock, flags);
+		granted = !!sem->first_waiter;
+		if (granted)
+			__up(sem, &wake_q);
+		raw_spin_unlock_irqrestore(&sem->lock, flags);
+		if (granted) {
+			wake_up_q(&wake_q);
+			return;
+		}
+		/* Back to the lock if a waiter queued meanwhile. */
 		c = atomic_read(&sem->count);
-		do {
-			if ((c & SEM_COUNT_MAX) == SEM_COUNT_MAX) {
-				overflow = true;
-				break;
-			}
-		} while (!atomic_try_cmpxchg_release(&sem->count, &c, c + 1));
-	} else {
-		granted = __up(sem, &wake_q);
-	}
-	if (granted)
-		preempt_disable();
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-
-	if (granted) {
-		sem_run_grant(granted);
-		preempt_enable();
-	}
-	if (!wake_q_empty(&wake_q))
-		wake_up_q(&wake_q);
-	WARN_ONCE(overflow, "semaphore %p: up() would overflow the count\n",
-		  sem);
-}
-
-/* Call the grant function of a settled entry; it may free the entry. */
-static void sem_call_grant(struct sem_waiter *waiter)
-{
-	sem_grant_fn grant = waiter->grant;
-	int status = waiter->status;
-
-	/* Release: @status is read before a requeue can set it anew. */
-	smp_store_release(&waiter->state, SEM_WAITER_DONE);
-	grant(waiter, status);
-}
-
-/*
- * Run a settled entry's grant function, or queue it for the one running on
- * this CPU.  Preemption stays disabled until every queued one has run: the
- * read-side section that sem_cancel_sync() waits for with synchronize_rcu().
- */
-static void sem_run_grant(struct sem_waiter *waiter)
-{
-	struct sem_grant_queue *q;
-	unsigned long flags;
-
-	lockdep_assert_preemption_disabled();
-
-	local_irq_save(flags);
-	q = this_cpu_ptr(&sem_grant_queue);
-	if (q->running) {
-		waiter->list.next = NULL;
-		if (q->tail)
-			q->tail->list.next = &waiter->list;
-		else
-			q->head = waiter;
-		q->tail = waiter;
-		local_irq_restore(flags);
-		return;
-	}
-
-	q->running = true;
-	while (waiter) {
-		local_irq_restore(flags);
-		sem_call_grant(waiter);
-		local_irq_save(flags);
-		waiter = q->head;
-		if (waiter) {
-			q->head = waiter->list.next ?
-				list_entry(waiter->list.next,
-					   struct sem_waiter, list) : NULL;
-			if (!q->head)
-				q->tail = NULL;
+		while (!(c & SEM_WAITERS)) {
+			if (WARN_ONCE((c & SEM_COUNT_MAX) == SEM_COUNT_MAX,
+				      "semaphore %p: up() would overflow the count\n",
+				      sem))
+				return;
+			if (atomic_try_cmpxchg_release(&sem->count, &c, c + 1))
+				return;
 		}
 	}
-	q->running = false;
-	local_irq_restore(flags);
 }
 
 /**
  * sem_waiter_init - initialise a wait entry for down_entry()
  * @waiter: the entry
- * @grant: the function to call once a queued @waiter is settled
+ * @grant: the function to call when up() or sem_shutdown() settles @waiter
  *
- * Once is enough: the entry may be queued again once its grant function
- * was called, sem_cancel() removed it or down_entry() did not queue it.
- * Not for an entry that is queued, or settled with its grant function not
- * yet called: CONFIG_DEBUG_SEMAPHORE reports a queued one.
+ * Once is enough: the entry may be queued again once it was granted,
+ * removed, or not queued by down_entry().  Not for a queued entry (as
+ * INIT_WORK() is not for a pending work item): CONFIG_DEBUG_SEMAPHORE
+ * takes such an entry off its semaphore and reports it.
  *
  * Context: Any context.
  */
@@ -503,10 +409,25 @@ void sem_waiter_init(struct sem_waiter *waiter, sem_grant_fn grant)
 }
 EXPORT_SYMBOL_GPL(sem_waiter_init);
 
-/* An entry of sem_waiter_init(): not a sleeper's, nor a request's. */
-static bool sem_waiter_valid(const struct sem_waiter *waiter)
+/*
+ * down_entry() with sem->lock held: take a free unit (true), or queue
+ * @waiter; on a shut-down @sem, call its grant function with -ESHUTDOWN.
+ */
+static bool __down_entry(struct semaphore *sem, struct sem_waiter *waiter)
 {
-	return waiter->grant && !waiter->task && !waiter->async;
+	lockdep_assert_held(&sem->lock);
+	if (atomic_read(&sem->count) & SEM_SHUTDOWN) {
+		trace_sem_entry_shutdown(sem, waiter);
+		waiter->grant(waiter, -ESHUTDOWN);
+		return false;
+	}
+	if (sem_take_or_wait(sem))
+		return true;
+	WRITE_ONCE(waiter->sem, sem);
+	sem_enqueue(sem, waiter);
+	sem_debug_entry(waiter, true);
+	trace_sem_entry_queue(sem, waiter);
+	return false;
 }
 
 /**
@@ -516,257 +437,140 @@ static bool sem_waiter_valid(const struct sem_waiter *waiter)
  *
  * If a unit is free and nobody is queued, take it: the grant function is
  * not called.  Otherwise queue @waiter behind every earlier waiter: unless
- * sem_cancel() removes it first, its grant function is called exactly once
- * (see &typedef sem_grant_fn), with status 0 when up() hands it the unit or
- * -ESHUTDOWN from sem_shutdown().  Until then the entry is the semaphore's:
- * keep it alive and leave it alone.  As for down(), an acquisition sees
- * every store made before the up() that released the unit.
+ * sem_waiter_cancel() removes it first, its grant function is called once,
+ * with 0 when up() hands it a unit, or -ESHUTDOWN from sem_shutdown().  On
+ * a semaphore already shut down it is called with -ESHUTDOWN before
+ * down_entry() returns.  Until the call the entry is the semaphore's: keep
+ * it alive and leave it alone.  As for down(), an acquisition sees every
+ * store made before the up() that released the unit.
  *
- * Context: Any context; does not sleep.
- * Return: 0 if the semaphore was acquired, -EINPROGRESS if @waiter was
- * queued, -ESHUTDOWN if sem_shutdown() was called on @sem.  With a warning:
- * -EBUSY if @waiter is already queued or being granted, -EINVAL if it was
- * not initialised with a grant function.
+ * Context: Any context; does not sleep.  Not under a lock that the grant
+ * function takes.
+ * Return: %true if the semaphore was acquired; %false if @waiter's grant
+ * function is or was called instead.  An entry already queued is left as
+ * it is: a warning and %false.
  */
-int down_entry(struct semaphore *sem, struct sem_waiter *waiter)
+bool down_entry(struct semaphore *sem, struct sem_waiter *waiter)
 {
-	unsigned int state;
 	unsigned long flags;
-	int ret;
+	bool ret = false;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	/* Acquire: pairs with the release of a grant on another lock. */
-	state = smp_load_acquire(&waiter->state);
-	if (!sem_waiter_valid(waiter)) {
-		ret = -EINVAL;
-	} else if (state == SEM_WAITER_QUEUED ||
-		   state == SEM_WAITER_GRANTING) {
-		ret = -EBUSY;
-	} else if (atomic_read(&sem->count) & SEM_SHUTDOWN) {
-		ret = -ESHUTDOWN;
-	} else if (sem_take_or_wait(sem)) {
-		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
-		ret = 0;
-	} else {
-		WRITE_ONCE(waiter->sem, sem);
-		sem_enqueue(sem, waiter);
-		trace_sem_entry_queue(sem, waiter);
-		sem_debug_entry(waiter, true);
-		/*
-		 * Release: whoever sees QUEUED without sem->lock (a sem_cancel()
-		 * under another lock) also sees ->sem; pairs with the acquire
-		 * there.
-		 */
-		smp_store_release(&waiter->state, SEM_WAITER_QUEUED);
-		ret = -EINPROGRESS;
-	}
+	if (!WARN_ONCE(READ_ONCE(waiter->sem),
+		       "semaphore %p: wait entry %p is queued\n", sem, waiter))
+		ret = __down_entry(sem, waiter);
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
-
-	WARN_ONCE(ret == -EINVAL,
-		  "semaphore %p: wait entry %p is not initialised\n",
-		  sem, waiter);
-	WARN_ONCE(ret == -EBUSY,
-		  "semaphore %p: wait entry %p is queued or being granted\n",
-		  sem, waiter);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(down_entry);
 
+/* sem_waiter_cancel() with sem->lock held. */
+static bool __sem_waiter_cancel(struct semaphore *sem,
+				struct sem_waiter *waiter)
+{
+	struct semaphore *queued_on = READ_ONCE(waiter->sem);
+
+	lockdep_assert_held(&sem->lock);
+	/* Set and cleared under the lock of the semaphore it names. */
+	if (queued_on != sem) {
+		WARN_ONCE(queued_on, "semaphore %p: wait entry %p is queued on %p\n",
+			  sem, waiter, queued_on);
+		return false;
+	}
+	sem_dequeue(sem, waiter);
+	sem_debug_entry(waiter, false);
+	WRITE_ONCE(waiter->sem, NULL);
+	trace_sem_entry_cancel(sem, waiter);
+	return true;
+}
+
 /**
- * sem_cancel - remove a queued wait entry
+ * sem_waiter_cancel - remove a wait entry from a semaphore's queue
  * @sem: the semaphore @waiter was queued on
  * @waiter: an entry queued with down_entry()
  *
- * Settles, under the semaphore's lock, whether @waiter is removed or was
- * already granted; removing any entry never strands a unit.  It acts on the
- * current queueing (one made by the grant function on another semaphore is
- * cancelled there).  @waiter must stay allocated until this returned 0
- * with no call of its grant function running (one that queued it again),
- * or its grant function was called; else use sem_cancel_sync().
+ * Settles under the semaphore's lock whether @waiter is removed or was
+ * already granted.  Grant functions run under that lock too, so there is
+ * nothing to wait for: on return @waiter
+ * is not queued and its grant function has returned or will not be called
+ * (for this queueing).  Removing an entry never strands a unit: a waiter
+ * behind it is granted by the next up().
  *
- * Context: Any context; does not sleep.
- * Return: 0 if @waiter was removed before it was granted: its grant
- * function will not be called for that queueing and no unit is held.
- * -EALREADY if it had already been settled: its grant function is about
- * to run, runs or has run, and it owns the unit (or the -ESHUTDOWN
- * status).  -ENOENT (with a warning) if @waiter is idle: never queued,
- * removed, or queued again by its grant function and granted at once (a
- * race that its owner must prevent); -EINVAL (with a warning, nothing
- * changed) if it is queued on another semaphore or was never initialised.
+ * Context: Any context; does not sleep.  Not under a lock that a grant
+ * function takes.
+ * Return: %true if @waiter was removed before it was granted: its grant
+ * function is not called and it holds no unit.  %false if it was not
+ * queued on @sem (granted, failed, or never queued; queued on another
+ * semaphore warns).
  */
-int sem_cancel(struct semaphore *sem, struct sem_waiter *waiter)
+bool sem_waiter_cancel(struct semaphore *sem, struct sem_waiter *waiter)
 {
-	unsigned int state;
 	unsigned long flags;
-	int ret;
+	bool ret;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	/*
-	 * Acquire: pairs with down_entry(): QUEUED comes with its ->sem,
-	 * also when its grant function just queued it on another semaphore.
-	 */
-	state = smp_load_acquire(&waiter->state);
-	if (!sem_waiter_valid(waiter)) {
-		ret = -EINVAL;
-	} else if (state == SEM_WAITER_IDLE) {
-		ret = -ENOENT;
-	} else if (READ_ONCE(waiter->sem) != sem) {
-		ret = -EINVAL;
-	} else if (state == SEM_WAITER_QUEUED) {
-		sem_debug_entry(waiter, false);
-		sem_dequeue(sem, waiter);
-		WRITE_ONCE(waiter->state, SEM_WAITER_IDLE);
-		trace_sem_entry_cancel(sem, waiter);
-		ret = 0;
-	} else {
-		ret = -EALREADY;
-	}
+	ret = __sem_waiter_cancel(sem, waiter);
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
-
-	WARN_ONCE(ret == -ENOENT,
-		  "semaphore %p: cancelling wait entry %p that is not queued\n",
-		  sem, waiter);
-	WARN_ONCE(ret == -EINVAL,
-		  "semaphore %p: cancelling wait entry %p of another semaphore or not initialised\n",
-		  sem, waiter);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(sem_cancel);
-
-/**
- * sem_cancel_sync - remove a queued wait entry, or wait for its grant
- * @sem: the semaphore @waiter was queued on
- * @waiter: an entry queued with down_entry()
- *
- * As sem_cancel(), then waits until a grant function settled for @waiter
- * has returned (del_timer_sync() for a wait entry).  On return the entry is
- * not queued and its grant function does not run, unless that queued it
- * again: an owner whose grant function may do so must stop that first.
- *
- * Context: Process context; sleeps (an RCU grace period).  Must not be
- * called from a grant function or with a lock held that one takes.
- * Return: as sem_cancel(); after 0 or -EALREADY @waiter may be freed.
- */
-int sem_cancel_sync(struct semaphore *sem, struct sem_waiter *waiter)
-{
-	int ret;
-
-	might_sleep();
-	ret = sem_cancel(sem, waiter);
-	/*
-	 * A settled grant function runs with preemption disabled from the
-	 * decision to its return, also when deferred: a grace period covers it.
-	 */
-	synchronize_rcu();
-	return ret;
-}
-EXPORT_SYMBOL_GPL(sem_cancel_sync);
-
-/*
- * Settle every queued entry with -ESHUTDOWN, unlock (@flags), run the grant
- * functions and return the number of sleepers, which stay queued.
- */
-static unsigned int sem_fail_entries(struct semaphore *sem,
-				     unsigned long flags)
-	__releases(&sem->lock)
-{
-	struct sem_waiter *waiter, *next;
-	unsigned int sleepers = 0;
-	LIST_HEAD(failed);
-	LIST_HEAD(all);
-
-	/*
-	 * @all, before the oldest waiter, heads the circle for the walk; the
-	 * sleepers that stay form the circle again once it is taken out.
-	 */
-	if (sem->first_waiter)
-		list_add_tail(&all, &sem->first_waiter->list);
-	list_for_each_entry_safe(waiter, next, &all, list) {
-		if (waiter->task) {
-			sleepers++;
-			continue;
-		}
-		trace_sem_entry_shutdown(sem, waiter);
-		if (waiter->async) {
-			list_del(&waiter->list);
-			sem_async_queue(container_of(waiter, struct sem_async,
-						     waiter), -ESHUTDOWN);
-			continue;
-		}
-		sem_debug_entry(waiter, false);
-		list_move_tail(&waiter->list, &failed);
-		waiter->status = -ESHUTDOWN;
-		WRITE_ONCE(waiter->state, SEM_WAITER_GRANTING);
-	}
-	sem->first_waiter = list_first_entry_or_null(&all, struct sem_waiter,
-						     list);
-	list_del(&all);
-	sem_waiter_gone(sem);
-	preempt_disable();
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-
-	list_for_each_entry_safe(waiter, next, &failed, list)
-		sem_run_grant(waiter);
-	preempt_enable();
-	return sleepers;
-}
+EXPORT_SYMBOL_GPL(sem_waiter_cancel);
 
 /**
  * sem_shutdown - fail every queued wait entry of a semaphore
  * @sem: the semaphore
  *
- * Marks @sem shut down and settles every queued entry with -ESHUTDOWN:
- * grant functions are called, down_async() requests have their function
- * queued with that status.  Later down_entry() returns -ESHUTDOWN and
- * down_async() queues the function with -ESHUTDOWN at once; down(),
- * down_trylock() and up() work as before.  Queued sleepers are a caller
- * bug (a warning; up() wakes them).  sema_init() clears the state once
- * nobody uses @sem.  It waits for nothing: stop submitting requests (their
- * functions may still resubmit them), then wait for the functions with
- * destroy_workqueue() or sem_async_cancel_sync() of each, and for grant
- * functions on other CPUs with sem_cancel_sync(), before freeing.  A grant
- * to a workqueue being drained is a bug: request and unit are lost for good.
+ * Marks @sem shut down and calls the grant function of every queued entry
+ * with -ESHUTDOWN, oldest first, under the semaphore's lock; a down_async()
+ * request has its function queued with that status.  Later, down_entry()
+ * and down_async() fail the same way at once; down(), down_trylock() and
+ * up() work as before.  Queued sleepers are a caller bug (a warning; up()
+ * still wakes them).  sema_init() clears the state once nobody uses @sem.
  *
- * Context: Any context; does not sleep.
+ * Context: Any context; does not sleep.  Not under a lock that a grant
+ * function takes.
  */
 void sem_shutdown(struct semaphore *sem)
 {
-	unsigned int sleepers;
+	struct sem_waiter *waiter, *next, *last;
+	unsigned int sleepers = 0;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
 	atomic_or(SEM_SHUTDOWN, &sem->count);
-	sleepers = sem_fail_entries(sem, flags);
+	waiter = sem->first_waiter;
+	last = waiter ? list_prev_entry(waiter, list) : NULL;
+	/* The oldest first, to @last; sleepers stay, in their order. */
+	for (; waiter; waiter = waiter == last ? NULL : next) {
+		next = list_next_entry(waiter, list);
+		if (waiter->task) {
+			sleepers++;
+		} else {
+			trace_sem_entry_shutdown(sem, waiter);
+			sem_grant(sem, waiter, -ESHUTDOWN);
+		}
+	}
+	raw_spin_unlock_irqrestore(&sem->lock, flags);
 	WARN_ONCE(sleepers, "semaphore %p: %s() with sleeping waiters\n",
 		  sem, __func__);
 }
 EXPORT_SYMBOL_GPL(sem_shutdown);
 
 /*
- * A request, bound at init to ->waiter.sem, ->wq and ->func, is queued on
- * its semaphore, granted (->status holds the grant's status until the work
- * function takes it) or idle (SEM_ASYNC_IDLE); ->work knows pending/running.
+ * A down_async() request is a wait entry whose grant function queues the
+ * request's work.  sem->lock protects ->pending (submitted, and its function
+ * not started for that submission), ->status (of the grant whose run is
+ * pending) and ->cancelling (sem_async_cancel_sync() calls running).
  */
-#define SEM_ASYNC_IDLE	1
-
-/*
- * Grant @req with @status and queue its work in one step, under sem->lock;
- * false, warned and @req idle, if its work was queued or disabled by hand.
- */
-static bool sem_async_queue(struct sem_async *req, int status)
+static void sem_async_grant(struct sem_waiter *waiter, int status)
 {
-	struct semaphore *sem = req->waiter.sem;
+	struct sem_async *req = container_of(waiter, struct sem_async, waiter);
 
-	lockdep_assert_held(&sem->lock);
-	req->waiter.state = SEM_WAITER_IDLE;
-	WRITE_ONCE(req->status, status);
-	/* queue_work() orders @status before the work function reads it. */
-	if (likely(queue_work(req->wq, &req->work)))
-		return true;
-	WRITE_ONCE(req->status, SEM_ASYNC_IDLE);
-	sem_debug_entry(&req->waiter, false);
-	WARN_ONCE(1, "semaphore %p: work of request %p cannot be queued\n", sem, req);
-	return false;
+	lockdep_assert_held(&req->sem->lock);
+	req->status = status;
+	/* PENDING is ours from down_async() to the run: never set here. */
+	WARN_ONCE(!queue_work(req->wq, &req->work),
+		  "semaphore %p: work of request %p was queued by hand\n",
+		  req->sem, req);
 }
 
 static void sem_async_workfn(struct work_struct *work)
@@ -774,12 +578,11 @@ static void sem_async_workfn(struct work_struct *work)
 	struct sem_async *req = container_of(work, struct sem_async, work);
 	int status;
 
-	sem_debug_entry(&req->waiter, false);
-	/*
-	 * From here down_async() accepts @req again; this run owns @status
-	 * and sees a refused caller's stores: full mb, as clearing PENDING.
-	 */
-	status = xchg(&req->status, SEM_ASYNC_IDLE);
+	/* From here down_async() accepts @req again; this run owns @status. */
+	raw_spin_lock_irq(&req->sem->lock);
+	status = req->status;
+	req->pending = false;
+	raw_spin_unlock_irq(&req->sem->lock);
 	req->func(req, status);
 }
 
@@ -788,15 +591,15 @@ void __sem_async_init(struct sem_async *req, struct semaphore *sem,
 		      struct workqueue_struct *wq, sem_async_fn func,
 		      const char *name, struct lock_class_key *key)
 {
-	sem_debug_entry_init(&req->waiter);
-	req->waiter = (struct sem_waiter){ .async = true, .sem = sem };
-	INIT_LIST_HEAD(&req->waiter.list);
-	req->wq = wq;
-	req->func = func;
-	req->status = SEM_ASYNC_IDLE;
-	atomic_set(&req->cancelling, 0);
+	sem_waiter_init(&req->waiter, sem_async_grant);
 	__INIT_WORK_KEY(&req->work, sem_async_workfn, false, key);
 	lockdep_init_map(&req->work.lockdep_map, name, key, 0);
+	req->sem = sem;
+	req->wq = wq;
+	req->func = func;
+	req->status = 0;
+	req->pending = false;
+	req->cancelling = 0;
 }
 EXPORT_SYMBOL_GPL(__sem_async_init);
 
@@ -804,93 +607,68 @@ EXPORT_SYMBOL_GPL(__sem_async_init);
  * down_async - acquire the semaphore for a request's function
  * @req: a request initialised with sem_async_init()
  *
- * down() without waiting: take a free unit and queue the request's function,
- * or queue @req behind earlier waiters for the up() that hands it a unit.
- * The function runs once per submission, with status 0 (it holds a unit and
- * sees the stores before the up() that released it) or -ESHUTDOWN (no unit).
- * It may resubmit @req: runs never overlap; an ordered wq keeps grant order.
+ * down() without waiting: take a free unit, or queue @req's wait entry
+ * behind earlier waiters for the up() that hands it a unit; either way the
+ * grant queues the request's function on its workqueue.  The function runs
+ * once per submission, with status 0 (it holds a unit and sees the stores
+ * made before the up() that released it) or -ESHUTDOWN (no unit).  It may
+ * resubmit @req: runs never overlap; an ordered workqueue keeps grant order.
  *
- * Context: Any context; does not sleep.
- * Return: %true if @req was submitted; %false if its function has not
- * started for the last submission (that run sees this caller's stores), or
- * sem_async_cancel_sync() runs for it, as queue_work() would.
+ * Context: Any context; does not sleep.  Not under a lock that a grant
+ * function takes (the workqueue's, the scheduler's).
+ * Return: %true if @req was submitted; %false, as queue_work(), if it is
+ * pending (submitted and its function not started for that submission), or
+ * while sem_async_cancel_sync() runs for it.
  */
 bool down_async(struct sem_async *req)
 {
-	struct semaphore *sem = req->waiter.sem;
-	bool give_back = false, ret = false;
+	struct semaphore *sem = req->sem;
 	unsigned long flags;
+	bool ret = false;
 
-	if (WARN_ON_ONCE(!sem))
-		return false;
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	/* Pairs with the xchg() of sem_async_workfn() for a refused call. */
-	smp_mb__after_spinlock();
-	if (atomic_read(&req->cancelling) ||
-	    req->waiter.state == SEM_WAITER_QUEUED ||
-	    READ_ONCE(req->status) != SEM_ASYNC_IDLE)
-		goto unlock;
-	sem_debug_entry(&req->waiter, true);
-	if (atomic_read(&sem->count) & SEM_SHUTDOWN) {
-		ret = sem_async_queue(req, -ESHUTDOWN);
-	} else if (sem_take_or_wait(sem)) {
-		ret = sem_async_queue(req, 0);
-		give_back = !ret;
-	} else {
-		sem_enqueue(sem, &req->waiter);
-		trace_sem_entry_queue(sem, &req->waiter);
-		req->waiter.state = SEM_WAITER_QUEUED;
+	if (!req->pending && !req->cancelling) {
+		req->pending = true;
+		if (__down_entry(sem, &req->waiter))
+			sem_async_grant(&req->waiter, 0);
 		ret = true;
 	}
-unlock:
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
-	if (give_back)
-		up(sem);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(down_async);
 
+/* sem_async_cancel() with sem->lock held. */
+static bool __sem_async_cancel(struct sem_async *req)
+{
+	if (!__sem_waiter_cancel(req->sem, &req->waiter))
+		return false;
+	req->pending = false;
+	return true;
+}
+
 /**
- * sem_async_cancel - cancel a down_async() request, without waiting
+ * sem_async_cancel - take a waiting down_async() request off its semaphore
  * @req: the request
  *
- * Takes @req off its semaphore, or takes its pending work back and gives the
- * grant's unit back, as cancel_work(); a running function is not waited for.
+ * Exact under the semaphore's lock, as sem_waiter_cancel(): @req is removed
+ * while it waits; once granted, its work is its workqueue's and its
+ * function runs with the grant's status (with the unit, which it gives
+ * back, or -ESHUTDOWN).
  *
- * Context: Any context; does not sleep.  A unit given back may be granted
- * to the next waiter: not under a lock that a grant function takes.
- * Return: %true if the function will not run for the last submission;
- * %false if it runs or ran for it, or @req was not submitted.
+ * Context: Any context; does not sleep.  Not under a lock that a grant
+ * function takes.
+ * Return: %true if @req was waiting and its function will not run for the
+ * last submission; %false if it runs or ran, or @req was not submitted.
  */
 bool sem_async_cancel(struct sem_async *req)
 {
-	struct semaphore *sem = req->waiter.sem;
-	bool give_back = false, ret = true;
 	unsigned long flags;
+	bool ret;
 
-	if (WARN_ON_ONCE(!sem))
-		return false;
-	raw_spin_lock_irqsave(&sem->lock, flags);
-	if (req->waiter.state == SEM_WAITER_QUEUED) {
-		sem_dequeue(sem, &req->waiter);
-		req->waiter.state = SEM_WAITER_IDLE;
-	} else if (READ_ONCE(req->status) != SEM_ASYNC_IDLE &&
-		   cancel_work(&req->work)) {
-		/*
-		 * Taken back before it ran; under sem->lock, so no grant's
-		 * queue_work() meets the moment cancel_work() holds PENDING.
-		 */
-		give_back = !xchg(&req->status, SEM_ASYNC_IDLE);
-	} else {
-		ret = false;
-	}
-	if (ret) {
-		sem_debug_entry(&req->waiter, false);
-		trace_sem_entry_cancel(sem, &req->waiter);
-	}
-	raw_spin_unlock_irqrestore(&sem->lock, flags);
-	if (give_back)
-		up(sem);
+	raw_spin_lock_irqsave(&req->sem->lock, flags);
+	ret = __sem_async_cancel(req);
+	raw_spin_unlock_irqrestore(&req->sem->lock, flags);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(sem_async_cancel);
@@ -899,43 +677,33 @@ EXPORT_SYMBOL_GPL(sem_async_cancel);
  * sem_async_cancel_sync - cancel a down_async() request and wait for it
  * @req: the request
  *
- * As sem_async_cancel(), then waits for a running function, as
- * cancel_work_sync(); meanwhile down_async() refuses @req, also from its
- * function.  On return @req is idle, holds no unit: free or re-initialise it.
+ * As sem_async_cancel(), then waits for a function that was granted, queued
+ * or running, as flush_work(); meanwhile down_async() refuses @req, also
+ * from its function.  On return @req is idle and its function does not
+ * run: free it or initialise it again.  Calls may overlap: @req is idle
+ * once the last returned.
  *
  * Context: Process context; sleeps.  Not from @req's function (a warning,
- * and no wait), nor holding a lock that the function takes.  Calls may
- * overlap: @req is idle once the last returned.
+ * and no wait), nor holding a lock that the function takes.
  * Return: as sem_async_cancel().
  */
 bool sem_async_cancel_sync(struct sem_async *req)
 {
+	struct semaphore *sem = req->sem;
 	bool ret;
 
 	might_sleep();
-	/* Seen by every down_async() that locks sem->lock after our cancel. */
-	atomic_inc(&req->cancelling);
-	ret = sem_async_cancel(req);
-	/* Nothing can queue the work now: waits as cancel_work_sync() does. */
-	if (!WARN_ON_ONCE(!in_task() || current_work() == &req->work))
-		cancel_work_sync(&req->work);
-	atomic_dec(&req->cancelling);
+	raw_spin_lock_irq(&sem->lock);
+	req->cancelling++;
+	ret = __sem_async_cancel(req);
+	raw_spin_unlock_irq(&sem->lock);
+
+	if (!WARN_ON_ONCE(current_work() == &req->work))
+		flush_work(&req->work);
+
+	raw_spin_lock_irq(&sem->lock);
+	req->cancelling--;
+	raw_spin_unlock_irq(&sem->lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(sem_async_cancel_sync);
-
-/**
- * sem_async_flush - wait for the function of a granted request
- * @req: the request
- *
- * Waits until the function has returned for the last grant of @req, as
- * flush_work(); a request still waiting on its semaphore is not waited for.
- *
- * Context: Process context; sleeps.  Not from @req's function.
- * Return: %true if it waited.
- */
-bool sem_async_flush(struct sem_async *req)
-{
-	return flush_work(&req->work);
-}
-EXPORT_SYMBOL_GPL(sem_async_flush);

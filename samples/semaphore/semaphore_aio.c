@@ -21,14 +21,12 @@
  * - io_cancel(2) reaches semaio_cancel() through kiocb_set_cancel_fn():
  *   fs/aio.c calls it with the AIO context's lock held and interrupts
  *   off, so it uses sem_async_cancel(), which does not sleep.  A request
- *   whose function has not started is cancelled: taken off the
- *   semaphore's queue, or its pending function taken back together with
- *   the slot of its grant, which sem_async_cancel() gives back itself.
- *   It completes with -ECANCELED; the kiocb cannot be completed there,
- *   because ki_complete() takes that same context lock, so the
- *   completion goes to the workqueue.  A request whose function already
- *   started is not touched: the cancel returns -EAGAIN (io_cancel fails
- *   with EAGAIN) and the request completes normally.  io_destroy() and
+ *   still waiting for a slot is cancelled: taken off the semaphore's
+ *   queue.  It completes with -ECANCELED; the kiocb cannot be completed
+ *   there, because ki_complete() takes that same context lock, so the
+ *   completion goes to the workqueue.  A request already granted a slot
+ *   is not touched: its function runs or ran, the cancel returns -EAGAIN
+ *   (io_cancel fails with EAGAIN) and the request completes normally.  io_destroy() and
  *   the exit of the submitting process cancel the same way.
  * - Removal (SEMAIO_IOC_REMOVE, as an unplug would, and module unload)
  *   marks the device removed, lets sleeping read()/write() callers
@@ -56,7 +54,7 @@
 #include <linux/module.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
-#include <linux/semaphore.h>
+#include <linux/semaphore_async.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
@@ -258,18 +256,15 @@ static int semaio_cancel(struct kiocb *iocb)
 	/* semaio_submit() calls down_async() and counts under dev->lock. */
 	spin_lock_irqsave(&dev->lock, flags);
 	if (sem_async_cancel(&req->async)) {
-		/*
-		 * Off the queue, or its pending function taken back and the
-		 * slot of that grant given back: semaio_serve() won't run.
-		 */
+		/* Off the queue, before any grant: semaio_serve() won't run. */
 		dev->stats.queued--;
 		dev->stats.cancelled++;
 		req->result = -ECANCELED;
 		queue_delayed_work(dev->wq, &req->done, 0);
 	} else {
 		/*
-		 * semaio_serve() runs or ran for it, or down_async() has not
-		 * been called yet.  Either way aio takes the kiocb off its
+		 * Granted: semaio_serve() runs or ran for it; or down_async()
+		 * has not been called yet.  Either way aio takes the kiocb off its
 		 * list all the same, so that request is not cancelled and
 		 * completes normally.
 		 */

@@ -22,7 +22,7 @@
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/module.h>
-#include <linux/semaphore.h>
+#include <linux/semaphore_async.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -216,7 +216,7 @@ static void sample_test_remove(struct kunit *test)
 	hrtimer_cancel(&dev->irq);
 	/* The device goes away while requests wait for slots. */
 	sem_shutdown(&dev->slots);
-	flush_workqueue(dev->wq);
+	drain_workqueue(dev->wq);
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->in_flight), 0);
 	ok = sample_count(dev, 0);
 	shut = sample_count(dev, -ESHUTDOWN);

@@ -39,13 +39,13 @@ DEFINE_EVENT(sem_entry, sem_entry_grant,
 	     TP_ARGS(sem, waiter)
 );
 
-/* sem_shutdown() failed a queued wait entry. */
+/* sem_shutdown() failed a queued wait entry, or down_entry() a new one. */
 DEFINE_EVENT(sem_entry, sem_entry_shutdown,
 	     TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter),
 	     TP_ARGS(sem, waiter)
 );
 
-/* A cancel took a queued wait entry back, or a granted request's work. */
+/* A cancel took a queued wait entry off its semaphore. */
 DEFINE_EVENT(sem_entry, sem_entry_cancel,
 	     TP_PROTO(struct semaphore *sem, struct sem_waiter *waiter),
 	     TP_ARGS(sem, waiter)

@@ -609,10 +609,9 @@ TEST_F_TIMEOUT(semaio, sync_baseline, 300)
 
 /*
  * io_cancel() on every second request of four, 1,000 times: exactly the
- * requests io_cancel() took (EINPROGRESS: still queued, or granted with
- * the device's function not yet run, its slot given back) complete with
- * -ECANCELED and were not served; the ones whose function had started
- * (EAGAIN) complete normally.  Both outcomes must occur.
+ * requests io_cancel() took (EINPROGRESS: still waiting for a slot)
+ * complete with -ECANCELED and were not served; the ones already granted
+ * a slot (EAGAIN) complete normally.  Both outcomes must occur.
  */
 TEST_F_TIMEOUT(semaio, aio_cancel_loop, 600)
 {

@@ -15,6 +15,9 @@
 #include <linux/ktime.h>
 #include <linux/mutex.h>
 #include <linux/semaphore.h>
+#ifdef SEM_BENCH_ASYNC
+#include <linux/semaphore_async.h>
+#endif
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/workqueue.h>
@@ -257,7 +260,7 @@ static void bench_latency_async(struct kunit *test)
 	sema_init(&sem, 0);
 	sem_waiter_init(&b->waiter, bench_grant_fn);
 	for (i = 0; i < BENCH_ROUNDS; i++) {
-		KUNIT_ASSERT_EQ(test, down_entry(&sem, &b->waiter), -EINPROGRESS);
+		KUNIT_ASSERT_FALSE(test, down_entry(&sem, &b->waiter));
 		t0 = ktime_get_ns();
 		up(&sem);
 		lat[i] = b->t_ran - t0;
@@ -280,7 +283,7 @@ static void bench_latency_async(struct kunit *test)
 		if (!wait_for_completion_timeout(&b->ran, 10 * HZ))
 			break;
 		lat[i] = b->t_ran - t0;
-		sem_async_flush(&b->req);
+		sem_async_cancel_sync(&b->req);
 		done++;
 	}
 	destroy_workqueue(wq);
@@ -288,7 +291,7 @@ static void bench_latency_async(struct kunit *test)
 	bench_print("async_work_latency_ns", bench_median(lat, BENCH_ROUNDS), 1);
 }
 
-/* up() and sem_cancel() with 1, 100 and 10,000 queued wait entries. */
+/* up() and sem_waiter_cancel() with 1, 100 and 10,000 queued wait entries. */
 static struct sem_waiter *bench_granted;
 
 static void bench_grant_count(struct sem_waiter *w, int status)
@@ -313,11 +316,11 @@ static void bench_single_waiters(struct kunit *test)
 		sema_init(&sem, 0);
 		for (i = 0; i < n; i++) {
 			sem_waiter_init(&e[i], bench_grant_count);
-			KUNIT_ASSERT_EQ(test, down_entry(&sem, &e[i]), -EINPROGRESS);
+			KUNIT_ASSERT_FALSE(test, down_entry(&sem, &e[i]));
 		}
 		for (r = 0; r < 100; r++) {
 			unsigned long flags;
-			int ret;
+			bool ret;
 
 			/*
 			 * Interrupts off around each timed call, so that no
@@ -326,11 +329,11 @@ static void bench_single_waiters(struct kunit *test)
 			 */
 			local_irq_save(flags);
 			t0 = ktime_get_ns();
-			ret = sem_cancel(&sem, &e[n - 1]);
+			ret = sem_waiter_cancel(&sem, &e[n - 1]);
 			cancel_ns += ktime_get_ns() - t0;
 			local_irq_restore(flags);
-			KUNIT_ASSERT_EQ(test, ret, 0);
-			KUNIT_ASSERT_EQ(test, down_entry(&sem, &e[n - 1]), -EINPROGRESS);
+			KUNIT_ASSERT_TRUE(test, ret);
+			KUNIT_ASSERT_FALSE(test, down_entry(&sem, &e[n - 1]));
 			/* Grant the oldest; it queues again at the tail. */
 			bench_granted = NULL;
 			local_irq_save(flags);
@@ -339,15 +342,14 @@ static void bench_single_waiters(struct kunit *test)
 			up_ns += ktime_get_ns() - t0;
 			local_irq_restore(flags);
 			KUNIT_ASSERT_NOT_NULL(test, bench_granted);
-			KUNIT_ASSERT_EQ(test, down_entry(&sem, bench_granted),
-					-EINPROGRESS);
+			KUNIT_ASSERT_FALSE(test, down_entry(&sem, bench_granted));
 		}
 		snprintf(name, sizeof(name), "up_with_%d_waiters_ns", n);
 		bench_print(name, up_ns, 100);
 		snprintf(name, sizeof(name), "cancel_with_%d_waiters_ns", n);
 		bench_print(name, cancel_ns, 100);
 		for (i = 0; i < n; i++)
-			sem_cancel(&sem, &e[i]);
+			sem_waiter_cancel(&sem, &e[i]);
 		KUNIT_EXPECT_FALSE(test, sem_has_waiters(&sem));
 	}
 	kvfree(e);
@@ -355,7 +357,7 @@ static void bench_single_waiters(struct kunit *test)
 /*
  * The uncontended down_async() against what a driver writes without it,
  * down() + queue_work(), for the same work function, which calls up();
- * flush_work() waits for it each time.  The two loops alternate in blocks,
+ * sem_async_cancel_sync() and flush_work() wait for it each time.  The two loops alternate in blocks,
  * after one untimed block of each, and the median block counts: the first
  * loop after the boot, and a block that an interrupt or a kernel thread
  * lands in, cost hundreds of instructions more per pair.
@@ -400,7 +402,7 @@ static void bench_single_async_pair(struct kunit *test)
 		t0 = ktime_get_ns();
 		for (i = 0; i < BENCH_ROUNDS; i++) {
 			fails += !down_async(&b->req);
-			sem_async_flush(&b->req);
+			sem_async_cancel_sync(&b->req);
 		}
 		if (block >= 0)
 			t_async[block] = ktime_get_ns() - t0;
