@@ -34,11 +34,11 @@ total=$(git -C "$LINUX" rev-list --count fixed-base..series)
 # Part 1 ends before the commit whose header first declares down_entry().
 part1=0
 for c in $(git -C "$LINUX" rev-list --reverse fixed-base..series); do
-	git -C "$LINUX" show "$c:include/linux/semaphore.h" | grep -q 'down_entry(' && break
+	git -C "$LINUX" cat-file -e "$c:include/linux/semaphore_async.h" 2>/dev/null && break
 	part1=$((part1 + 1))
 done
-for want in "Subject: [PATCH v3 00/$total]" "Changes since v2:" "Part 1, patches 1-$part1," \
+for want in "Subject: [PATCH v4 00/$total]" "Changes since v3:" "Part 1, patches 1-$part1," \
 	    "Part 2, patches $((part1 + 1))-$total, is an RFC" "Why not what exists" "The base"; do
 	grep -qF "$want" "$cover" || { : > "$log"; fail cover "the cover letter lacks \"$want\""; }
 done
-record PASS patches/from-and-cover "$n files from and signed off by $who; cover letter v3 with changelog, cut point and RFC note"
+record PASS patches/from-and-cover "$n files from and signed off by $who; cover letter v4 with changelog, cut point and RFC note"

@@ -9,7 +9,7 @@
 # The patches are from and signed off by the sender: FROM="Name <mail>",
 # else git's user.name and user.email; without either, the placeholder
 # identity of the commits stays, with a warning.  The semaphore series
-# is marked v3 (SERIES_VERSION).
+# is marked v4 (SERIES_VERSION).
 #
 # The cover letter of the semaphore series is cover-letter.txt with the
 # port table and the benchmark table: build/arches.csv and build/bench.csv
@@ -35,7 +35,7 @@ fi
 	die "FROM must read \"Name <user@example.org>\", not \"$from\""
 from_mail=${from##*<}
 from_mail=${from_mail%>}
-version=${SERIES_VERSION:-3}
+version=${SERIES_VERSION:-4}
 rm -rf "$out"
 mkdir -p "$out"
 
