@@ -544,10 +544,10 @@ void sem_shutdown(struct semaphore *sem)
 		next = list_next_entry(waiter, list);
 		if (waiter->task) {
 			sleepers++;
-		} else {
-			trace_sem_entry_shutdown(sem, waiter);
-			sem_grant(sem, waiter, -ESHUTDOWN);
+			continue;
 		}
+		trace_sem_entry_shutdown(sem, waiter);
+		sem_grant(sem, waiter, -ESHUTDOWN);
 	}
 	raw_spin_unlock_irqrestore(&sem->lock, flags);
 	WARN_ONCE(sleepers, "semaphore %p: %s() with sleeping waiters\n",

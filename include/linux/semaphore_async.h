@@ -21,9 +21,11 @@
  * that settled @waiter (maybe in hard interrupt context), under the
  * semaphore's raw spinlock with interrupts disabled, as a wait queue calls
  * its entries' functions.  @waiter is off the queue and the semaphore does
- * not touch it again; the semaphore itself must live until that call
- * returns.  Must not sleep, take a spinlock_t (PREEMPT_RT) or a lock held
- * around a call of this semaphore's API, nor call a semaphore's API.
+ * not touch it again, but the settling call unlocks the semaphore after
+ * the function returns: whoever frees the semaphore after a grant first
+ * takes its lock, e.g. with sem_waiter_cancel() (false) of the entry.
+ * Must not sleep, take a spinlock_t (PREEMPT_RT) or a lock held around a
+ * call of this semaphore's API, nor call a semaphore's API.
  */
 typedef void (*sem_grant_fn)(struct sem_waiter *waiter, int status);
 

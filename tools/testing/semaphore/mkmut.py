@@ -61,7 +61,7 @@ M = [
 ("shutdown-refuses", "down_entry() and down_async() on a shut-down semaphore fail without calling the grant function: a request's function never learns of it.",
  [("\t\twaiter->grant(waiter, -ESHUTDOWN);\n\t\treturn false;\n", "\t\treturn false;\n")]),
 ("shutdown-skips-entries", "sem_shutdown() leaves the queued entries and requests queued: they are never failed.",
- [("\t\t\tsem_grant(sem, waiter, -ESHUTDOWN);\n", "")]),
+ [("\t\tsem_grant(sem, waiter, -ESHUTDOWN);\n", "")]),
 ("shutdown-skips-last", "sem_shutdown() stops before the newest waiter: it is never failed.",
  [("\tfor (; waiter; waiter = waiter == last ? NULL : next) {\n",
    "\tfor (; waiter && waiter != last; waiter = next) {\n")]),
