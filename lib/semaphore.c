@@ -558,8 +558,9 @@ EXPORT_SYMBOL_GPL(sem_shutdown);
 /*
  * A down_async() request is a wait entry whose grant function queues the
  * request's work.  sem->lock protects ->pending (submitted, and its function
- * not started for that submission), ->status (of the grant whose run is
- * pending) and ->cancelling (sem_async_cancel_sync() calls running).
+ * not started for that submission) and ->status (of the grant whose run is
+ * pending).  ->cancelling counts sem_async_cancel_sync() calls running: it
+ * rises under the lock, so down_async() sees it, and falls without it.
  */
 static void sem_async_grant(struct sem_waiter *waiter, int status)
 {
@@ -599,7 +600,7 @@ void __sem_async_init(struct sem_async *req, struct semaphore *sem,
 	req->func = func;
 	req->status = 0;
 	req->pending = false;
-	req->cancelling = 0;
+	atomic_set(&req->cancelling, 0);
 }
 EXPORT_SYMBOL_GPL(__sem_async_init);
 
@@ -627,7 +628,7 @@ bool down_async(struct sem_async *req)
 	bool ret = false;
 
 	raw_spin_lock_irqsave(&sem->lock, flags);
-	if (!req->pending && !req->cancelling) {
+	if (!req->pending && !atomic_read(&req->cancelling)) {
 		req->pending = true;
 		if (__down_entry(sem, &req->waiter))
 			sem_async_grant(&req->waiter, 0);
@@ -694,16 +695,14 @@ bool sem_async_cancel_sync(struct sem_async *req)
 
 	might_sleep();
 	raw_spin_lock_irq(&sem->lock);
-	req->cancelling++;
+	atomic_inc(&req->cancelling);
 	ret = __sem_async_cancel(req);
 	raw_spin_unlock_irq(&sem->lock);
 
 	if (!WARN_ON_ONCE(current_work() == &req->work))
 		flush_work(&req->work);
 
-	raw_spin_lock_irq(&sem->lock);
-	req->cancelling--;
-	raw_spin_unlock_irq(&sem->lock);
+	atomic_dec(&req->cancelling);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(sem_async_cancel_sync);

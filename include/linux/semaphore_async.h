@@ -82,7 +82,7 @@ struct sem_async {
 	sem_async_fn		func;
 	int			status;
 	bool			pending;
-	unsigned int		cancelling;
+	atomic_t		cancelling;
 };
 
 void __sem_async_init(struct sem_async *req, struct semaphore *sem,
