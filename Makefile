@@ -126,8 +126,13 @@ litmus: reset-results | $(LKMM_CFG)
 help:
 	@$(T)/help.sh
 
+# What the goals of this make need, checked before any of them starts
+# (make deps TARGET=test checks one target; LIST=1 prints the table).
 deps:
-	@$(T)/deps.sh
+	@ARCH="$(ARCH)" TEST_ARCHES="$(TEST_ARCHES)" BENCH_ARCHES="$(BENCH_ARCHES)" \
+	ARCHES="$(ARCHES)" TORTURE_ROWS="$(TORTURE_ROWS)" \
+	TEST_TORTURE_ROWS="$(TEST_TORTURE_ROWS)" \
+	$(T)/deps.sh $(or $(TARGET),$(filter-out deps,$(MAKECMDGOALS)),all)
 
 reset-results:
 	@mkdir -p $(BUILD) && rm -f $(RESULTS)

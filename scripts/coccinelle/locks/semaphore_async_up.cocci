@@ -7,7 +7,6 @@
 /// argument (-ESHUTDOWN: no unit) are not reported.
 ///
 // Confidence: Moderate
-// Copyright: (C) 2026 Semaphore Series Developers.
 // Comments: False positives are branches that hand the unit on to be
 // released later, or call a helper that calls up().
 // Options: --no-includes --include-headers

@@ -5,7 +5,6 @@
 /// order with the other waiters, and without polling.
 ///
 // Confidence: Moderate
-// Copyright: (C) 2026 Semaphore Series Developers.
 // Comments: Some hits retry for reasons other than the semaphore, or
 // need the semaphore from a context that down_async() does not serve;
 // each needs reading before conversion.

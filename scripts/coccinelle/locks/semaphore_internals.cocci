@@ -12,7 +12,6 @@
 /// converted by hand.
 ///
 // Confidence: High
-// Copyright: (C) 2026 Semaphore Series Developers.
 // Comments: Needs type information for the typed rules: spatch must see
 // the headers that define the structures embedding the semaphore.
 // Options: --include-headers

@@ -17,10 +17,19 @@
 # --fixup and autosquash), then run writeback.sh (make writeback), which
 # writes the stacks and the final files back.
 #
+# Nothing here loses work.  The tree remembers its base (.git/semaphore-
+# base.stamp): without KERNEL_SRC or BASE_FROM it is kept, whatever made
+# it.  Before it rewrites a tree, this refuses if the tree holds work that
+# is not in the repository: uncommitted or untracked changes, a rebase or
+# git am in progress, or a HEAD or branch "series" that is neither the
+# commit it built (.git/semaphore-built) nor the one writeback.sh wrote
+# back (.git/semaphore-written); and it refuses a different base.
+# FORCE=1 rebuilds anyway, from scratch.
+#
 # Usage: mktree.sh TREE_DIR
-# Environment: KERNEL_SRC (a kernel source directory; default: Debian's
-# /usr/src/linux-source-6.12.tar.xz), BASE_FROM (a tree made by this
-# script whose base to reuse), FORCE=1 to rebuild from scratch.
+# Environment: KERNEL_SRC (a kernel source directory; default: the base
+# the tree has, else Debian's /usr/src/linux-source-6.12.tar.xz),
+# BASE_FROM (a tree made by this script whose base to reuse), FORCE=1.
 #
 # The result is deterministic: the same inputs give the same commit ids
 # (the committer and its dates are fixed; the author comes from each
@@ -50,7 +59,21 @@ say() { echo "mktree: $*"; }
 git_tree() { git -C "$TREE" -c core.autocrlf=false "$@"; }
 
 # Identify the base, to know when it changed.
-if [ -n "$KERNEL_SRC" ]; then
+base_stamp="$TREE/.git/semaphore-base.stamp"
+remembered=
+if [ -z "$KERNEL_SRC" ] && [ -z "$BASE_FROM" ] && [ -f "$base_stamp" ]; then
+	# The remembered base: a new shell without KERNEL_SRC keeps it.  To
+	# rebuild from scratch (FORCE=1), the source it names, if still there.
+	remembered=$(cat "$base_stamp")
+	src=$(cut -d: -f2 <<<"$remembered")
+	case $remembered in
+	git:* | dir:*) [ -f "$src/Makefile" ] && KERNEL_SRC=$src ;;
+	tar:*) [ -f "$src" ] && TARBALL=$src ;;
+	esac
+fi
+if [ -n "$remembered" ] && [ -z "${FORCE:-}" ]; then
+	base_id=$remembered
+elif [ -n "$KERNEL_SRC" ]; then
 	[ -f "$KERNEL_SRC/Makefile" ] || die "KERNEL_SRC=$KERNEL_SRC is not a kernel tree"
 	KERNEL_SRC=$(cd "$KERNEL_SRC" && pwd)
 	if git -C "$KERNEL_SRC" rev-parse HEAD >/dev/null 2>&1; then
@@ -86,18 +109,82 @@ inputs_hash() {
 	} | sha256sum | cut -d' ' -f1
 }
 
+# unwritten: print what in $TREE a rebuild would lose; false if nothing.
+unwritten() {
+	local found=0 built written ref c n
+	[ -d "$TREE/.git" ] || return 1
+	built=$(cat "$TREE/.git/semaphore-built" 2>/dev/null || true)
+	written=$(cat "$TREE/.git/semaphore-written" 2>/dev/null || true)
+	if [ -d "$TREE/.git/rebase-merge" ] || [ -d "$TREE/.git/rebase-apply" ]; then
+		echo "  a rebase or git am in progress"
+		found=1
+	fi
+	# --ignored: Debian's .gitignore ignores every new file ("/*").
+	n=$(git_tree status --porcelain --ignored 2>/dev/null |
+		grep -v -e '__pycache__/' -e '\.pyc$' | wc -l)
+	if [ "$n" -ne 0 ]; then
+		echo "  $n changed or new files or directories (git -C $TREE status --ignored)"
+		found=1
+	fi
+	for ref in HEAD series; do
+		c=$(git_tree rev-parse -q --verify "$ref^{commit}" 2>/dev/null) || continue
+		[ "$c" = "$built" ] || [ "$c" = "$written" ] && continue
+		if [ -n "$built" ] && git_tree merge-base --is-ancestor "$c" "$built"; then
+			continue	# behind what was built: nothing of its own
+		fi
+		echo "  $ref is $(git_tree log -1 --format='%h ("%s")' "$c"), not written back$(
+			[ -n "$built" ] && printf ': %s commits since the tree was built' \
+			  "$(git_tree rev-list --count "$built..$c" 2>/dev/null || echo some)")"
+		found=1
+	done
+	[ "$found" -eq 1 ]
+}
+
+# refuse WHY: stop before losing work or a base, naming both ways on.
+refuse() {
+	echo "mktree: refusing to rebuild $TREE: $1" >&2
+	if [ -n "${2:-}" ]; then
+		printf '%s\n' "$2" >&2
+	fi
+	cat >&2 <<EOT
+To keep the work: make writeback (writes build/linux's commits into the
+repository; commit or stash uncommitted changes first, finish a rebase).
+To discard it on purpose: make tree FORCE=1${3:+ $3}.
+EOT
+	exit 1
+}
+
 stamp=$(inputs_hash)
 stamp_file="$TREE/.git/semaphore-series.stamp"
+if [ -z "${FORCE:-}" ] && [ -f "$base_stamp" ] && [ "$(cat "$base_stamp")" != "$base_id" ]; then
+	refuse "it was made from another base" \
+	       "  its base:  $(cat "$base_stamp")
+  requested: $base_id
+Without KERNEL_SRC the tree keeps its base." \
+	       "${KERNEL_SRC:+KERNEL_SRC=$KERNEL_SRC}"
+fi
+# Nothing to do: the inputs are those the tree was built from, and it is
+# clean on branch "series".  Commits of its own on "series" stay: the
+# targets then build them as they are.
 if [ -z "${FORCE:-}" ] && [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] &&
-   [ -z "$(git_tree status --porcelain 2>/dev/null)" ] &&
+   [ ! -d "$TREE/.git/rebase-merge" ] && [ ! -d "$TREE/.git/rebase-apply" ] &&
+   [ -z "$(git_tree status --porcelain --ignored 2>/dev/null |
+	   grep -v -e '__pycache__/' -e '\.pyc$')" ] &&
    [ "$(git_tree rev-parse -q --verify HEAD 2>/dev/null)" = \
      "$(git_tree rev-parse -q --verify series 2>/dev/null)" ]; then
 	say "tree $TREE is up to date ($(git_tree rev-list --count base..HEAD) commits on the base)"
+	if what=$(unwritten); then
+		say "note: it holds commits not written back, which the targets use:"
+		echo "$what"
+		say "make writeback puts them into the repository"
+	fi
 	exit 0
+fi
+if [ -z "${FORCE:-}" ] && what=$(unwritten); then
+	refuse "it holds work that is not in the repository" "$what"
 fi
 
 # The pristine base, as one commit tagged "base".  Reused if unchanged.
-base_stamp="$TREE/.git/semaphore-base.stamp"
 if [ -n "${FORCE:-}" ] || [ ! -f "$base_stamp" ] || [ "$(cat "$base_stamp")" != "$base_id" ]; then
 	rm -rf "$TREE"
 	mkdir -p "$TREE"

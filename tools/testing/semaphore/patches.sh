@@ -87,17 +87,21 @@ table() {
 	fi
 }
 
-# sign FILE: From: and Signed-off-by: of the sender instead of the
-# placeholder.
+# sign FILE: the sender instead of the placeholder in From:,
+# Signed-off-by: and a cover letter's shortlog ("Name (N):").
 sign() {
 	FROM_ID=$from PLACEHOLDER=$placeholder python3 - "$1" <<'EOF'
-import os, sys
+import os, re, sys
 path = sys.argv[1]
 who, old = os.environ['FROM_ID'], os.environ['PLACEHOLDER']
 text = open(path).read()
 head, sep, body = text.partition('\n\n')
 head = head.replace('From: ' + old, 'From: ' + who)
 body = body.replace('Signed-off-by: ' + old, 'Signed-off-by: ' + who)
+if path.endswith('/0000-cover-letter.patch'):
+    name = re.escape(old.split(' <')[0])
+    body = re.sub('^' + name + r'( \(\d+\):)$', who.split(' <')[0] + r'\1',
+                  body, flags=re.M)
 open(path, 'w').write(head + sep + body)
 EOF
 }
@@ -170,4 +174,8 @@ body=$(mktemp)
 series semaphore fixed-base..series \
 	"$(sed -n 's/^Subject: //p' "$HERE/cover-letter.txt")" "$body" "PATCH v$version"
 say "patches: from and signed off by $from"
+if [ "$from" != "$placeholder" ] &&
+   left=$(grep -rl -e "${placeholder% <*}" -e "${placeholder#*<}" "$out"); then
+	die "the placeholder identity is left in: $left"
+fi
 rm -f "$fixes_body" "$body"

@@ -22,6 +22,7 @@ for a in ${TEST_ARCHES-i386}; do step "kunit $a patched"; done
 step "aio x86_64"
 step "checkpatch"
 step "roundtrip"
+step "pipeline-test"
 step "patches"
 step "kerneldoc"
 step "cocci"

@@ -88,5 +88,7 @@ if [ -n "$built" ] && git -C "$tree" rev-parse -q --verify "$built^{commit}" >/d
 	done
 fi
 
+# What mktree.sh may now rebuild over: these commits are in the repository.
+git -C "$tree" rev-parse HEAD > "$tree/.git/semaphore-written"
 n=$(git -C "$tree" rev-list --count fixed-base..HEAD)
 say "wrote $n commits to tools/testing/semaphore/series/ and $(wc -l < "$tmp/mirror") final files; next: make tree"
