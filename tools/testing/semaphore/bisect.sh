@@ -9,8 +9,13 @@
 #
 # BISECT_FROM=N (default 1) starts at the Nth commit of the series, so
 # that a run cut short can be finished later; its first build is then a
-# full one.  BISECT_TO=M (default the last) stops after the Mth, so that
-# one commit can be checked again (BISECT_FROM=14 BISECT_TO=14).
+# full one.  BISECT_TO=M (default the last) stops after the Mth.  COMMIT=N
+# checks the Nth alone (BISECT_FROM=N BISECT_TO=N).  N is the number of
+# the commit's patch file in series/ (0012-... is 12), as make tree and
+# make bisect print it.  The build directory is kept: checking out a
+# commit rebuilds what differs from the one checked before (an edit of
+# lib/semaphore.c: minutes; a commit that changes <linux/semaphore.h>, or
+# a jump across one: most of the kernel).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -31,6 +36,10 @@ commit_arg() {
 	[ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
 		die "$1=$2: choose a commit from $3 to $4"
 }
+if [ -n "${COMMIT:-}" ]; then
+	BISECT_FROM=$COMMIT
+	BISECT_TO=$COMMIT
+fi
 from=${BISECT_FROM:-1}
 commit_arg BISECT_FROM "$from" 1 "$total"
 to=${BISECT_TO:-$total}

@@ -269,15 +269,24 @@ not_needed() {
 
 n=0
 k=0
+kf=0
 # apply STACK PATCH: git am one patch, committed at a fixed date.  A base
-# fix that this tree does not need is skipped with a note.
+# fix that this tree does not need is skipped with a note.  Series
+# commits are numbered as BISECT_FROM and the series file number them,
+# base fixes apart ("fix N").
 apply() {
-	local d=$1 p=$2 subject why
+	local d=$1 p=$2 subject why label
 	n=$((n + 1))
-	k=$((k + 1))
+	if [ "$d" = "$BASE_FIXES" ]; then
+		kf=$((kf + 1))
+		label="fix $kf"
+	else
+		k=$((k + 1))
+		label=$(printf '%2d' "$k")
+	fi
 	subject=$(awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^[ \t]/) s = s l
 		sub(/^Subject: (\[PATCH[^]]*\] )?/, "", s); print s; exit }' "$d/$p")
-	printf 'mktree: [%2d] %s\n' "$k" "$subject"
+	printf 'mktree: [%s] %s\n' "$label" "$subject"
 	if ! GIT_COMMITTER_DATE="@$((EPOCH + n)) +0000" \
 	     git_tree am -q --whitespace=nowarn "$d/$p" >"$TREE/.git/am.log" 2>&1; then
 		git_tree am --abort >/dev/null 2>&1 || true
