@@ -702,6 +702,7 @@ bool sem_async_cancel_sync(struct sem_async *req)
 	if (!WARN_ON_ONCE(current_work() == &req->work))
 		flush_work(&req->work);
 
+	/* After flush_work(), which ends in an acquire: no run is left. */
 	atomic_dec(&req->cancelling);
 	return ret;
 }
