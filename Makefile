@@ -137,5 +137,7 @@ deps:
 reset-results:
 	@mkdir -p $(BUILD) && rm -f $(RESULTS)
 
+# Not over work that build/linux holds and the repository does not.
 clean:
+	@$(T)/mktree.sh $(BUILD)/linux --check
 	rm -rf $(BUILD)

@@ -26,7 +26,7 @@
 # back (.git/semaphore-written); and it refuses a different base.
 # FORCE=1 rebuilds anyway, from scratch.
 #
-# Usage: mktree.sh TREE_DIR
+# Usage: mktree.sh TREE_DIR [--check]  (--check: only refuse, for make clean)
 # Environment: KERNEL_SRC (a kernel source directory; default: the base
 # the tree has, else Debian's /usr/src/linux-source-6.12.tar.xz),
 # BASE_FROM (a tree made by this script whose base to reuse), FORCE=1.
@@ -57,6 +57,62 @@ die() { echo "mktree: error: $*" >&2; exit 1; }
 say() { echo "mktree: $*"; }
 
 git_tree() { git -C "$TREE" -c core.autocrlf=false "$@"; }
+
+# unwritten: print what in $TREE a rebuild would lose; false if nothing.
+unwritten() {
+	local found=0 built written ref c n
+	[ -d "$TREE/.git" ] || return 1
+	built=$(cat "$TREE/.git/semaphore-built" 2>/dev/null || true)
+	written=$(cat "$TREE/.git/semaphore-written" 2>/dev/null || true)
+	if [ -d "$TREE/.git/rebase-merge" ] || [ -d "$TREE/.git/rebase-apply" ]; then
+		echo "  a rebase or git am in progress"
+		found=1
+	fi
+	# --ignored: Debian's .gitignore ignores every new file ("/*").
+	n=$(git_tree status --porcelain --ignored 2>/dev/null |
+		grep -v -e '__pycache__/' -e '\.pyc$' | wc -l)
+	if [ "$n" -ne 0 ]; then
+		echo "  $n changed or new files or directories (git -C $TREE status --ignored)"
+		found=1
+	fi
+	for ref in HEAD series; do
+		c=$(git_tree rev-parse -q --verify "$ref^{commit}" 2>/dev/null) || continue
+		[ "$c" = "$built" ] || [ "$c" = "$written" ] && continue
+		if [ -n "$built" ] && git_tree merge-base --is-ancestor "$c" "$built"; then
+			continue	# behind what was built: nothing of its own
+		fi
+		echo "  $ref is $(git_tree log -1 --format='%h ("%s")' "$c"), not written back$(
+			[ -n "$built" ] && printf ': %s commits since the tree was built' \
+			  "$(git_tree rev-list --count "$built..$c" 2>/dev/null || echo some)")"
+		found=1
+	done
+	[ "$found" -eq 1 ]
+}
+
+# refuse WHY: stop before losing work or a base, naming both ways on.
+refuse() {
+	echo "mktree: refusing to rebuild $TREE: $1" >&2
+	if [ -n "${2:-}" ]; then
+		printf '%s\n' "$2" >&2
+	fi
+	cat >&2 <<EOT
+To keep the work: make writeback (writes build/linux's commits into the
+repository; commit or stash uncommitted changes first, finish a rebase).
+To discard it on purpose: make tree FORCE=1${3:+ $3}.
+EOT
+	exit 1
+}
+
+# mktree.sh TREE --check (make clean): only refuse if TREE holds work.
+if [ "${2:-}" = --check ]; then
+	if [ -z "${FORCE:-}" ] && what=$(unwritten); then
+		echo "refusing to delete $TREE: it holds work that is not in the repository" >&2
+		echo "$what" >&2
+		echo "make writeback keeps it; make clean FORCE=1 deletes it" >&2
+		exit 1
+	fi
+	exit 0
+fi
 
 # Identify the base, to know when it changed.
 base_stamp="$TREE/.git/semaphore-base.stamp"
@@ -107,51 +163,6 @@ inputs_hash() {
 			sort -z | xargs -0 -r sha256sum 2>/dev/null
 		true
 	} | sha256sum | cut -d' ' -f1
-}
-
-# unwritten: print what in $TREE a rebuild would lose; false if nothing.
-unwritten() {
-	local found=0 built written ref c n
-	[ -d "$TREE/.git" ] || return 1
-	built=$(cat "$TREE/.git/semaphore-built" 2>/dev/null || true)
-	written=$(cat "$TREE/.git/semaphore-written" 2>/dev/null || true)
-	if [ -d "$TREE/.git/rebase-merge" ] || [ -d "$TREE/.git/rebase-apply" ]; then
-		echo "  a rebase or git am in progress"
-		found=1
-	fi
-	# --ignored: Debian's .gitignore ignores every new file ("/*").
-	n=$(git_tree status --porcelain --ignored 2>/dev/null |
-		grep -v -e '__pycache__/' -e '\.pyc$' | wc -l)
-	if [ "$n" -ne 0 ]; then
-		echo "  $n changed or new files or directories (git -C $TREE status --ignored)"
-		found=1
-	fi
-	for ref in HEAD series; do
-		c=$(git_tree rev-parse -q --verify "$ref^{commit}" 2>/dev/null) || continue
-		[ "$c" = "$built" ] || [ "$c" = "$written" ] && continue
-		if [ -n "$built" ] && git_tree merge-base --is-ancestor "$c" "$built"; then
-			continue	# behind what was built: nothing of its own
-		fi
-		echo "  $ref is $(git_tree log -1 --format='%h ("%s")' "$c"), not written back$(
-			[ -n "$built" ] && printf ': %s commits since the tree was built' \
-			  "$(git_tree rev-list --count "$built..$c" 2>/dev/null || echo some)")"
-		found=1
-	done
-	[ "$found" -eq 1 ]
-}
-
-# refuse WHY: stop before losing work or a base, naming both ways on.
-refuse() {
-	echo "mktree: refusing to rebuild $TREE: $1" >&2
-	if [ -n "${2:-}" ]; then
-		printf '%s\n' "$2" >&2
-	fi
-	cat >&2 <<EOT
-To keep the work: make writeback (writes build/linux's commits into the
-repository; commit or stash uncommitted changes first, finish a rebase).
-To discard it on purpose: make tree FORCE=1${3:+ $3}.
-EOT
-	exit 1
 }
 
 stamp=$(inputs_hash)

@@ -13,6 +13,7 @@
 #   pipeline/base-change      a different KERNEL_SRC refuses without FORCE=1
 #   pipeline/written-back     commits that make writeback wrote are rebuilt over
 #   pipeline/force            FORCE=1 discards on purpose
+#   pipeline/clean            make clean refuses over a commit not written back
 #   pipeline/deps-nonroot     make test as a user who is not root, with
 #                             packages missing: one sudo line that names all
 #                             of them, and nothing built
@@ -106,6 +107,17 @@ rc=$?
 	[ -z "$(sgit status --porcelain)" ]
 check force "FORCE=1 did not rebuild"
 rm -rf "$scratch"
+
+# make clean over a tree with a commit not written back.
+mkdir -p "$tmp/cb/linux"
+git -C "$tmp/cb/linux" init -q
+git -C "$tmp/cb/linux" -c user.name=Dev -c user.email=dev@example.org commit -q --allow-empty -m built
+git -C "$tmp/cb/linux" rev-parse HEAD > "$tmp/cb/linux/.git/semaphore-built"
+git -C "$tmp/cb/linux" -c user.name=Dev -c user.email=dev@example.org commit -q --allow-empty -m mine
+make -C "$REPO" --no-print-directory clean BUILD="$tmp/cb" > "$out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && [ -d "$tmp/cb/linux/.git" ] && says "make writeback"
+check clean "make clean deleted a tree with a commit not written back"
 
 # make test as nobody, every package missing (a dpkg that knows none).
 copy="$tmp/repo"
