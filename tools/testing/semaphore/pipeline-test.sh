@@ -37,7 +37,7 @@ check() {	# NAME DETAIL: PASS if the last command succeeded
 }
 mktree() { env -u KERNEL_SRC -u BASE_FROM -u FORCE "$@" "$HERE/mktree.sh" "$scratch" > "$out" 2>&1; }
 sgit() { git -C "$scratch" "$@"; }
-head_is() { [ "$(sgit rev-parse HEAD)" = "$1" ]; }
+head_is() { local h; h=$(sgit rev-parse -q --verify HEAD) && [ -n "$1" ] && [ "$h" = "$1" ]; }
 says() { grep -q -- "$1" "$out"; }
 inputs_changed() { echo changed > "$scratch/.git/semaphore-series.stamp"; }
 edit_commit() {
