@@ -50,7 +50,8 @@ for c in $commits; do
 	[ "$i" -gt "$to" ] && break
 	subject=$(git -C "$LINUX" log -1 --format=%s "$c")
 	short=$(git -C "$LINUX" rev-parse --short "$c")
-	progress "$i" "$total" "bisect $short $subject (log in $BUILD/logs/bisect-$i.log)"
+	progress $((i - from + 1)) $((to - from + 1)) \
+		"bisect commit $i of $total, $short $subject (log in $BUILD/logs/bisect-$i.log)"
 	worktree_at "$BISECT" "$c"
 	mapfile -t suites < <(tree_suites "$BISECT")
 	log="$BUILD/logs/bisect-$i.log"

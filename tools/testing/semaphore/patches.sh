@@ -150,7 +150,9 @@ cat > "$fixes_body" <<'EOF'
 Debian's 6.12.118 does not build for two of the architectures that
 kunit.py boots under QEMU.  These two fixes make alpha and 32-bit sparc
 build again; they are independent of the semaphore series that follows
-and are sent apart from it.
+and are sent apart from it.  The base-commit below is that source tree
+committed as it is (Linux 6.12.118 with Debian's patches), not a commit
+of the stable tree.
 EOF
 series fixes base..fixed-base \
 	"Build fixes for alpha and 32-bit sparc" "$fixes_body" PATCH
