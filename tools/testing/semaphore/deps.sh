@@ -18,8 +18,12 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# spatch's Python scripting (report and org modes) loads libpython3.N,
+# which coccinelle only recommends.
+libpython=libpython3.$(python3 -c 'import sys; print(sys.version_info.minor)' 2>/dev/null || echo 11)
 base=(make gcc git perl python3 flex bison bc libelf-dev libssl-dev cpio
-      kmod rsync xz-utils python3-ply python3-git coccinelle qemu-system-x86)
+      kmod rsync xz-utils python3-ply python3-git coccinelle "$libpython"
+      qemu-system-x86)
 tarball=/usr/src/linux-source-6.12.tar.xz
 herd_pkgs=$(sed -n '/^HERD_PKGS=(/,/)/p' "$HERE/litmus.sh" | tr -d '()\t' |
 	    sed 's/^HERD_PKGS=//' | paste -sd' ')

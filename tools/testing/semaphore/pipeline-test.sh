@@ -42,7 +42,7 @@ says() { grep -q -- "$1" "$out"; }
 inputs_changed() { echo changed > "$scratch/.git/semaphore-series.stamp"; }
 edit_commit() {
 	echo "/* $1 */" >> "$scratch/lib/semaphore.c"
-	sgit commit -q -a -m "$1" --author="Dev <dev@example.org>"
+	sgit -c user.name=Dev -c user.email=dev@example.org commit -q -a -m "$1"
 	sgit rev-parse HEAD
 }
 
