@@ -58,6 +58,13 @@ say() { echo "mktree: $*"; }
 
 git_tree() { git -C "$TREE" -c core.autocrlf=false "$@"; }
 
+# changed_files: TREE's changed and new files; --ignored, as Debian's
+# .gitignore ignores every new file ("/*"); kunit.py's bytecode aside.
+changed_files() {
+	git_tree status --porcelain --ignored 2>/dev/null |
+		grep -v -e '__pycache__/' -e '\.pyc$'
+}
+
 # unwritten: print what in $TREE a rebuild would lose; false if nothing.
 unwritten() {
 	local found=0 built written ref c n
@@ -68,9 +75,7 @@ unwritten() {
 		echo "  a rebase or git am in progress"
 		found=1
 	fi
-	# --ignored: Debian's .gitignore ignores every new file ("/*").
-	n=$(git_tree status --porcelain --ignored 2>/dev/null |
-		grep -v -e '__pycache__/' -e '\.pyc$' | wc -l)
+	n=$(changed_files | wc -l)
 	if [ "$n" -ne 0 ]; then
 		echo "  $n changed or new files or directories (git -C $TREE status --ignored)"
 		found=1
@@ -179,8 +184,7 @@ fi
 # targets then build them as they are.
 if [ -z "${FORCE:-}" ] && [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] &&
    [ ! -d "$TREE/.git/rebase-merge" ] && [ ! -d "$TREE/.git/rebase-apply" ] &&
-   [ -z "$(git_tree status --porcelain --ignored 2>/dev/null |
-	   grep -v -e '__pycache__/' -e '\.pyc$')" ] &&
+   [ -z "$(changed_files)" ] &&
    [ "$(git_tree rev-parse -q --verify HEAD 2>/dev/null)" = \
      "$(git_tree rev-parse -q --verify series 2>/dev/null)" ]; then
 	say "tree $TREE is up to date ($(git_tree rev-list --count base..HEAD) commits on the base)"
